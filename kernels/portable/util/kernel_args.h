@@ -1,0 +1,92 @@
+// Typed access to a boxed kernel's arguments.
+//
+// The runtime checks value indices at load, but not that each argument has
+// the type the operator's schema expects (that would need the schema). So a
+// kernel unpacks its arguments through KernelArgs, which checks the count
+// and each tag and records a precise message ("aten::add.out: argument 2
+// should be Tensor, got Int") on the first mismatch. After a mismatch every
+// accessor returns a harmless default and ok() is false; the kernel checks
+// ok() once before computing.
+//
+//   void add_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+//     KernelArgs a(ctx, args, "aten::add.out", 5);
+//     Tensor self = a.tensor(0), other = a.tensor(1);
+//     Scalar alpha = a.scalar(2);
+//     Tensor out = a.tensor(3);
+//     if (!a.ok()) return;
+//     ...
+//   }
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/evalue.h"
+#include "runtime/core/span.h"
+#include "runtime/kernel/kernel_context.h"
+
+namespace ember {
+
+// An ATen Scalar: Int, Double or Bool.
+struct Scalar {
+  enum class Kind : uint8_t { Int, Double, Bool } kind = Kind::Int;
+  int64_t i = 0;
+  double d = 0.0;
+  bool b = false;
+
+  double to_double() const {
+    return kind == Kind::Double ? d : kind == Kind::Int ? double(i) : double(b);
+  }
+  int64_t to_int() const {
+    return kind == Kind::Int ? i : kind == Kind::Bool ? int64_t(b) : int64_t(d);
+  }
+  bool is_floating() const { return kind == Kind::Double; }
+  bool is_integral() const { return kind == Kind::Int; }
+  bool is_bool() const { return kind == Kind::Bool; }
+};
+
+class KernelArgs final {
+ public:
+  // Fails (and records a message) unless args.size() == expected_count.
+  KernelArgs(KernelContext& context, Span<EValue*> args, const char* op_name,
+             size_t expected_count);
+
+  bool ok() const { return ok_; }
+  size_t size() const { return args_.size(); }
+  const EValue& value(size_t i) const { return *args_[i]; }
+
+  Tensor tensor(size_t i);
+  Optional<Tensor> optional_tensor(size_t i);  // Tensor or None
+  Scalar scalar(size_t i);                      // Int, Double or Bool
+  Optional<Scalar> optional_scalar(size_t i);   // scalar or None
+  int64_t int_value(size_t i);
+  Optional<int64_t> optional_int(size_t i);
+  double double_value(size_t i);
+  bool bool_value(size_t i);
+  Optional<bool> optional_bool(size_t i);
+  Span<int64_t> int_list(size_t i);
+  Optional<Span<int64_t>> optional_int_list(size_t i);
+  Span<double> double_list(size_t i);
+  Span<bool> bool_list(size_t i);
+  Span<Tensor> tensor_list(size_t i);
+  Span<Optional<Tensor>> optional_tensor_list(size_t i);
+  StringView string(size_t i);
+  Optional<StringView> optional_string(size_t i);
+  // Optional ScalarType/MemoryFormat/Layout enums are serialized as Int or
+  // None.
+  Optional<int64_t> optional_enum(size_t i) { return optional_int(i); }
+
+  // Records a message and fails the kernel. Always returns false so it can
+  // end an expression: `return a.fail(Error::InvalidArgument, "...")`.
+  bool fail(Error error, const char* fmt, ...) EMBER_PRINTF_LIKE(3, 4);
+
+ private:
+  bool expect(size_t i, bool matches, const char* wanted);
+
+  KernelContext& context_;
+  Span<EValue*> args_;
+  const char* op_name_;
+  bool ok_ = true;
+};
+
+}  // namespace ember

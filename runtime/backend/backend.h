@@ -1,0 +1,108 @@
+// Delegate backends: the interface a backend implements and its registry.
+//
+// A program's BackendDelegate entries name a backend by id string
+// ("XnnpackBackend"). When a method loads, the runtime finds the backend in
+// this registry and calls init() once per delegate with the processed blob
+// and the compile specs; execute() runs for every DelegateCall; destroy()
+// runs when the Method is destroyed.
+//
+// Lifetimes: the runtime keeps the processed blob alive for the Method's
+// life unless the backend frees it during init() (after packing weights,
+// say). The handle returned by init() is allocated from context.allocator()
+// or owned by the backend; destroy() releases what the handle holds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/data_loader.h"
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/freeable_buffer.h"
+#include "runtime/core/memory_allocator.h"
+#include "runtime/core/result.h"
+#include "runtime/core/span.h"
+
+namespace ember {
+
+struct CompileSpec {
+  const char* key;  // NUL-terminated, points into the program
+  Span<const uint8_t> value;
+};
+
+// Opaque per-delegate state returned by init().
+using DelegateHandle = void;
+
+// Read access to the program's named data (Program.named_data), for
+// backends whose constants are stored by key.
+class NamedDataMap {
+ public:
+  virtual ~NamedDataMap() = default;
+  // The bytes stored under `key`, or NotFound.
+  virtual Result<FreeableBuffer> get_data(const char* key) const = 0;
+};
+
+class BackendInitContext final {
+ public:
+  BackendInitContext(MemoryAllocator* allocator, const NamedDataMap* named_data,
+                     const char* method_name)
+      : allocator_(allocator), named_data_(named_data), method_name_(method_name) {}
+  // Memory that lives as long as the Method (the method allocator).
+  MemoryAllocator* allocator() const { return allocator_; }
+  // Named data of the program; may be null.
+  const NamedDataMap* named_data() const { return named_data_; }
+  const char* method_name() const { return method_name_; }
+
+ private:
+  MemoryAllocator* allocator_;
+  const NamedDataMap* named_data_;
+  const char* method_name_;
+};
+
+class BackendExecutionContext final {
+ public:
+  explicit BackendExecutionContext(MemoryAllocator* temp_allocator)
+      : temp_allocator_(temp_allocator) {}
+  // Scratch memory for this call only; may be null.
+  MemoryAllocator* temp_allocator() const { return temp_allocator_; }
+
+ private:
+  MemoryAllocator* temp_allocator_;
+};
+
+class BackendInterface {
+ public:
+  virtual ~BackendInterface() = default;
+
+  virtual bool is_available() const = 0;
+
+  // Prepares one delegate. `processed` holds the blob; the backend may call
+  // processed->free() once it no longer needs the bytes, otherwise the
+  // runtime keeps them until the Method is destroyed.
+  virtual Result<DelegateHandle*> init(BackendInitContext& context,
+                                       FreeableBuffer* processed,
+                                       Span<const CompileSpec> compile_specs) const = 0;
+
+  // Runs the delegate. `args` are the DelegateCall's values: inputs then
+  // outputs, in the order the lowered graph declares them.
+  virtual Error execute(BackendExecutionContext& context, DelegateHandle* handle,
+                        Span<EValue*> args) const = 0;
+
+  // Releases what init() acquired. The handle's memory itself came from the
+  // method allocator and is not freed here.
+  virtual void destroy(DelegateHandle* handle) const {}
+};
+
+constexpr size_t kMaxRegisteredBackends = 16;
+
+// Registers `backend` (which must outlive the process) under `id`.
+// InvalidArgument if the id is taken; Internal if the table is full.
+Error register_backend(const char* id, const BackendInterface* backend);
+
+// The backend registered under `id`, or null.
+const BackendInterface* find_backend(const char* id);
+
+size_t num_registered_backends();
+const char* registered_backend_id(size_t index);
+
+}  // namespace ember

@@ -1,0 +1,37 @@
+#include "runtime/core/error_message.h"
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
+
+namespace ember {
+namespace {
+thread_local char g_message[kMaxErrorMessage];
+
+void format_at(size_t start, const char* fmt, va_list args) {
+  if (start >= kMaxErrorMessage - 1) {
+    return;
+  }
+  vsnprintf(g_message + start, kMaxErrorMessage - start, fmt, args);
+}
+}  // namespace
+
+void set_error_message(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  format_at(0, fmt, args);
+  va_end(args);
+}
+
+void append_error_message(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  format_at(strnlen(g_message, kMaxErrorMessage), fmt, args);
+  va_end(args);
+}
+
+void clear_error_message() { g_message[0] = '\0'; }
+
+const char* last_error_message() { return g_message; }
+
+}  // namespace ember

@@ -1,0 +1,30 @@
+// The cause of the most recent failure, as text, without heap.
+//
+// Code that returns an Error for untrusted input first records why with
+// set_error_message() (usually through EMBER_CHECK_OR_RETURN). The text
+// lives in a fixed per-thread buffer of kMaxErrorMessage bytes (longer
+// messages are truncated) and stays valid until the next message on the
+// same thread. append_error_message() adds to it, for errors that list
+// several causes (every missing operator of a method, say).
+#pragma once
+
+#include <cstddef>
+
+namespace ember {
+
+constexpr size_t kMaxErrorMessage = 1024;
+
+#if defined(__GNUC__)
+#define EMBER_PRINTF_LIKE(a, b) __attribute__((format(printf, a, b)))
+#else
+#define EMBER_PRINTF_LIKE(a, b)
+#endif
+
+void set_error_message(const char* fmt, ...) EMBER_PRINTF_LIKE(1, 2);
+void append_error_message(const char* fmt, ...) EMBER_PRINTF_LIKE(1, 2);
+void clear_error_message();
+
+// Never null; empty when nothing was recorded since the last clear.
+const char* last_error_message();
+
+}  // namespace ember

@@ -1,0 +1,55 @@
+// The kernel registry: operator name -> boxed kernel function.
+//
+// Kernels are registered under the exact upstream name and overload joined
+// by a dot ("aten::add.out", "executorch_prim::add.Scalar"). A registration
+// may carry a key string (for example a dtype/dim-order specialization);
+// lookups without a key find the entry registered without one.
+//
+// The registry is a fixed-size static table (no heap). Registration happens
+// from static initializers in each kernel file (EMBER_REGISTER_KERNEL), so
+// kernel libraries are linked as object libraries.
+//
+// Boxed calling convention: `args` holds the operator's arguments in schema
+// order followed by its return value(s). For out-variants the out tensor
+// thus appears twice (as the `out` argument and as the return value).
+#pragma once
+
+#include <cstddef>
+
+#include "runtime/core/error.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/span.h"
+#include "runtime/kernel/kernel_context.h"
+
+namespace ember {
+
+using OpFunction = void (*)(KernelContext& context, Span<EValue*> args);
+
+struct Kernel {
+  const char* name;  // "aten::add.out"
+  OpFunction fn;
+  const char* key = "";  // optional specialization key; "" for the default
+};
+
+constexpr size_t kMaxRegisteredKernels = 2048;
+
+// Adds a kernel. Fails with InvalidArgument for a duplicate (name, key) and
+// Internal when the table is full.
+Error register_kernel(const Kernel& kernel);
+
+// Finds the kernel for `name` + "." + `overload` (overload may be empty, in
+// which case the name alone is matched) with the default key. Null if none.
+OpFunction find_kernel(const char* name, const char* overload);
+
+size_t num_registered_kernels();
+const Kernel& registered_kernel(size_t index);
+
+}  // namespace ember
+
+#define EMBER_CONCAT_INNER(a, b) a##b
+#define EMBER_CONCAT(a, b) EMBER_CONCAT_INNER(a, b)
+
+// Registers `fn` under `name` at static-initialization time.
+#define EMBER_REGISTER_KERNEL(name, fn)                                      \
+  static const bool EMBER_CONCAT(ember_kernel_registered_, __LINE__) =       \
+      (::ember::register_kernel(::ember::Kernel{name, fn}) == ::ember::Error::Ok)

@@ -1,0 +1,36 @@
+#include "runtime/platform/log.h"
+
+#include <cstdarg>
+#include <cstdio>
+
+namespace ember {
+namespace {
+
+void default_sink(LogLevel level, const char* file, int line,
+                  const char* message) {
+  const char* tag = level == LogLevel::Error  ? "E"
+                    : level == LogLevel::Info ? "I"
+                                              : "D";
+  fprintf(stderr, "[ember %s %s:%d] %s\n", tag, file, line, message);
+}
+
+LogSink g_sink = default_sink;
+LogLevel g_level = LogLevel::Info;
+
+}  // namespace
+
+void set_log_sink(LogSink sink) { g_sink = sink ? sink : default_sink; }
+void set_log_level(LogLevel min_level) { g_level = min_level; }
+bool log_enabled(LogLevel level) { return level >= g_level; }
+
+void log_message(LogLevel level, const char* file, int line, const char* fmt,
+                 ...) {
+  char buffer[512];
+  va_list args;
+  va_start(args, fmt);
+  vsnprintf(buffer, sizeof(buffer), fmt, args);
+  va_end(args);
+  g_sink(level, file, line, buffer);
+}
+
+}  // namespace ember

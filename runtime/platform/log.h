@@ -1,0 +1,32 @@
+// Logging through a replaceable sink. The default sink writes one line to
+// stderr; an embedded application installs its own (UART, logcat, ...).
+// Debug messages are dropped unless enabled with set_log_level().
+#pragma once
+
+#include "runtime/core/error_message.h"  // EMBER_PRINTF_LIKE
+
+namespace ember {
+
+enum class LogLevel { Debug = 0, Info = 1, Error = 2 };
+
+using LogSink = void (*)(LogLevel level, const char* file, int line,
+                         const char* message);
+
+// Installs `sink` (null restores the default). Not thread-safe against
+// concurrent logging; install it at start-up.
+void set_log_sink(LogSink sink);
+void set_log_level(LogLevel min_level);
+bool log_enabled(LogLevel level);
+
+void log_message(LogLevel level, const char* file, int line, const char* fmt,
+                 ...) EMBER_PRINTF_LIKE(4, 5);
+
+}  // namespace ember
+
+#define EMBER_LOG(level, ...)                                          \
+  do {                                                                 \
+    if (::ember::log_enabled(::ember::LogLevel::level)) {              \
+      ::ember::log_message(::ember::LogLevel::level, __FILE__, __LINE__, \
+                           __VA_ARGS__);                               \
+    }                                                                  \
+  } while (0)

@@ -1,0 +1,9 @@
+# Finds the distribution packages Ember builds against. Nothing is vendored:
+# scripts/install_deps.sh installs these from the distribution.
+
+find_program(EMBER_FLATC flatc REQUIRED)
+find_path(EMBER_FLATBUFFERS_INCLUDE flatbuffers/flatbuffers.h REQUIRED)
+
+if(EMBER_BUILD_TESTS)
+  find_package(GTest REQUIRED)
+endif()
