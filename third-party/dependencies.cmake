@@ -4,6 +4,9 @@
 find_program(EMBER_FLATC flatc REQUIRED)
 find_path(EMBER_FLATBUFFERS_INCLUDE flatbuffers/flatbuffers.h REQUIRED)
 
+# executor_runner's command line.
+find_package(gflags REQUIRED)
+
 if(EMBER_BUILD_TESTS)
   find_package(GTest REQUIRED)
 endif()

@@ -1,0 +1,61 @@
+// MmapDataLoader: a DataLoader over a read-only memory mapping of a file.
+//
+// from() maps the whole file once (PROT_READ, MAP_PRIVATE) and closes the
+// descriptor; the mapping lives until the loader is destroyed. load()
+// returns a pointer into the mapping: no copy, and freeing the buffer does
+// nothing. So returned buffers must not be used after the loader is
+// destroyed. Pages are read from the file lazily, on first touch.
+//
+// Alignment: the mapping starts on a page boundary, so a buffer for
+// `offset` is aligned as `offset` is (a .pte writer aligns segment offsets;
+// the program itself is at offset 0 and thus page-aligned).
+//
+// Segment kinds: every kind is returned in place. That is also right for
+// SegmentKind::Mutable, because the runtime copies mutable initial values
+// into its arenas instead of writing through the returned pointer.
+//
+// Errors: from() gives Error::AccessFailed (path and strerror) when the
+// file cannot be opened, is not a regular file, or cannot be mapped;
+// load() gives Error::InvalidArgument for a range outside the file.
+//
+// If the file is truncated while mapped, touching the lost pages raises
+// SIGBUS; use FileDataLoader for files that may change.
+//
+// Movable, not copyable.
+#pragma once
+
+#include <cstddef>
+#include <string>
+
+#include "runtime/core/data_loader.h"
+
+namespace ember {
+
+class MmapDataLoader final : public DataLoader {
+ public:
+  static Result<MmapDataLoader> from(const char* path);
+
+  MmapDataLoader(MmapDataLoader&& other) noexcept;
+  MmapDataLoader& operator=(MmapDataLoader&& other) noexcept;
+  MmapDataLoader(const MmapDataLoader&) = delete;
+  MmapDataLoader& operator=(const MmapDataLoader&) = delete;
+  ~MmapDataLoader() override;
+
+  // Bytes [offset, offset + size) in place (see the alignment note above).
+  // A zero-size load returns an empty buffer.
+  Result<FreeableBuffer> load(size_t offset, size_t size,
+                              SegmentKind kind) override;
+  Result<size_t> size() const override { return size_; }
+
+  const std::string& path() const { return path_; }
+
+ private:
+  MmapDataLoader(void* base, size_t size, std::string path);
+  void unmap();
+
+  void* base_ = nullptr;  // null for an empty file (nothing is mapped)
+  size_t size_ = 0;
+  std::string path_;
+};
+
+}  // namespace ember

@@ -1,0 +1,161 @@
+#include "extension/module/module.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+
+#include "extension/data_loader/buffer_data_loader.h"
+#include "extension/data_loader/file_data_loader.h"
+#include "extension/data_loader/mmap_data_loader.h"
+#include "runtime/core/error_message.h"
+
+namespace ember {
+
+namespace {
+struct FreeDeleter {
+  void operator()(uint8_t* p) const { std::free(p); }
+};
+using CBuffer = std::unique_ptr<uint8_t, FreeDeleter>;
+}  // namespace
+
+struct Module::LoadedMethod {
+  std::vector<uint8_t> method_pool;
+  // Planned buffers come from calloc: sizes are read from the file, so a
+  // failed allocation must be an Error, not an exception; calloc also maps
+  // large zeroed buffers lazily.
+  std::vector<CBuffer> planned;
+  std::vector<Span<uint8_t>> planned_spans;
+  std::vector<uint8_t> temp_pool;
+  std::unique_ptr<MemoryAllocator> method_allocator;
+  std::unique_ptr<MemoryAllocator> temp_allocator;
+  std::unique_ptr<HierarchicalAllocator> planned_memory;
+  std::unique_ptr<MemoryManager> memory_manager;
+  std::unique_ptr<Method> method;
+};
+
+namespace {
+
+// Owns a file's bytes for the Buffer mode.
+class OwningBufferLoader final : public DataLoader {
+ public:
+  explicit OwningBufferLoader(std::vector<uint8_t> bytes)
+      : bytes_(std::move(bytes)), inner_(bytes_.data(), bytes_.size()) {}
+  Result<FreeableBuffer> load(size_t offset, size_t size, SegmentKind kind) override {
+    return inner_.load(offset, size, kind);
+  }
+  Result<size_t> size() const override { return inner_.size(); }
+
+ private:
+  std::vector<uint8_t> bytes_;
+  BufferDataLoader inner_;
+};
+
+constexpr size_t kTempPoolSize = size_t(16) << 20;
+
+}  // namespace
+
+Module::~Module() {
+  methods_.clear();  // methods before the program they came from
+  program_.reset();
+}
+
+Result<std::unique_ptr<Module>> Module::load(const std::string& path, LoadMode mode,
+                                             Program::Verification verification) {
+  std::unique_ptr<DataLoader> loader;
+  if (mode == LoadMode::File) {
+    Result<FileDataLoader> file = FileDataLoader::from(path.c_str());
+    if (!file.ok()) return file.error();
+    loader = std::make_unique<FileDataLoader>(std::move(*file));
+  } else if (mode == LoadMode::Mmap) {
+    Result<MmapDataLoader> map = MmapDataLoader::from(path.c_str());
+    if (!map.ok()) return map.error();
+    loader = std::make_unique<MmapDataLoader>(std::move(*map));
+  } else {
+    std::ifstream in(path, std::ios::binary);
+    EMBER_CHECK_OR_RETURN(in.good(), Error::AccessFailed, "cannot open '%s'",
+                          path.c_str());
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
+    loader = std::make_unique<OwningBufferLoader>(std::move(bytes));
+  }
+  return load(std::move(loader), verification);
+}
+
+Result<std::unique_ptr<Module>> Module::load(std::unique_ptr<DataLoader> loader,
+                                             Program::Verification verification) {
+  std::unique_ptr<Module> module(new Module());
+  module->loader_ = std::move(loader);
+  Result<Program> program = Program::load(module->loader_.get(), verification);
+  if (!program.ok()) return program.error();
+  module->program_ = std::make_unique<Program>(std::move(*program));
+  return module;
+}
+
+std::vector<std::string> Module::method_names() const {
+  std::vector<std::string> names;
+  for (size_t i = 0; i < program_->num_methods(); ++i) {
+    Result<const char*> name = program_->get_method_name(i);
+    if (name.ok()) names.emplace_back(*name);
+  }
+  return names;
+}
+
+Result<Method*> Module::method(const std::string& name) {
+  auto found = methods_.find(name);
+  if (found != methods_.end()) {
+    return found->second->method.get();
+  }
+  Result<MethodMeta> meta = program_->method_meta(name.c_str());
+  if (!meta.ok()) return meta.error();
+
+  auto loaded = std::make_unique<LoadedMethod>();
+  for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+    Result<int64_t> size = meta->memory_planned_buffer_size(i);
+    if (!size.ok()) return size.error();
+    const size_t bytes = size_t(*size);
+    CBuffer buffer(static_cast<uint8_t*>(std::calloc(bytes == 0 ? 1 : bytes, 1)));
+    EMBER_CHECK_OR_RETURN(buffer != nullptr, Error::MemoryAllocationFailed,
+                          "method '%s': cannot allocate planned buffer %zu of %zu bytes",
+                          name.c_str(), i, bytes);
+    loaded->planned_spans.emplace_back(buffer.get(), bytes);
+    loaded->planned.push_back(std::move(buffer));
+  }
+  loaded->planned_memory = std::make_unique<HierarchicalAllocator>(
+      Span<Span<uint8_t>>(loaded->planned_spans.data(), loaded->planned_spans.size()));
+  loaded->temp_pool.resize(kTempPoolSize);
+  loaded->temp_allocator =
+      std::make_unique<MemoryAllocator>(loaded->temp_pool.data(), loaded->temp_pool.size());
+
+  // Start from a size proportional to the method and grow on exhaustion.
+  size_t pool_size = 64 * 1024 + meta->num_instructions() * 256;
+  constexpr size_t kMaxMethodPool = size_t(1) << 30;
+  for (; pool_size <= kMaxMethodPool; pool_size *= 4) {
+    loaded->method_pool.assign(pool_size, 0);
+    loaded->method_allocator = std::make_unique<MemoryAllocator>(
+        loaded->method_pool.data(), loaded->method_pool.size());
+    loaded->memory_manager = std::make_unique<MemoryManager>(
+        loaded->method_allocator.get(), loaded->planned_memory.get(),
+        loaded->temp_allocator.get());
+    Result<Method> method =
+        program_->load_method(name.c_str(), loaded->memory_manager.get());
+    if (method.ok()) {
+      loaded->method = std::make_unique<Method>(std::move(*method));
+      Method* raw = loaded->method.get();
+      methods_[name] = std::move(loaded);
+      return raw;
+    }
+    if (method.error() != Error::MemoryAllocationFailed ||
+        std::strstr(last_error_message(), "method allocator") == nullptr) {
+      return method.error();
+    }
+  }
+  return Error::MemoryAllocationFailed;
+}
+
+size_t Module::method_allocator_used(const std::string& name) const {
+  auto found = methods_.find(name);
+  return found == methods_.end() ? 0 : found->second->method_allocator->used();
+}
+
+}  // namespace ember

@@ -1,0 +1,58 @@
+// Module: the convenient way to run a .pte from an application that has a
+// heap. It owns the data loader, the Program, and for each loaded method
+// the method allocator, planned buffers (sized from MethodMeta) and a temp
+// allocator. The runtime core underneath still allocates nothing itself.
+//
+//   auto module = Module::load("model.pte");
+//   if (!module.ok()) ...;
+//   Result<Method*> forward = (*module)->method("forward");
+#pragma once
+
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "runtime/core/data_loader.h"
+#include "runtime/core/result.h"
+#include "runtime/executor/program.h"
+
+namespace ember {
+
+class Module final {
+ public:
+  enum class LoadMode { File, Mmap, Buffer };
+
+  // Opens `path` with the chosen loader (Buffer reads the whole file into
+  // memory first) and loads the program.
+  static Result<std::unique_ptr<Module>> load(
+      const std::string& path, LoadMode mode = LoadMode::Mmap,
+      Program::Verification verification = Program::Verification::Minimal);
+  // Takes ownership of `loader`.
+  static Result<std::unique_ptr<Module>> load(
+      std::unique_ptr<DataLoader> loader,
+      Program::Verification verification = Program::Verification::Minimal);
+
+  Program& program() { return *program_; }
+  std::vector<std::string> method_names() const;
+
+  // Loads `name` on first use (memory sized from its MethodMeta; the method
+  // allocator grows and the load is retried if it was too small) and
+  // returns it. The Method lives as long as the Module.
+  Result<Method*> method(const std::string& name);
+
+  // Bytes of method-allocator memory used by `name`, after it loaded.
+  size_t method_allocator_used(const std::string& name) const;
+
+  ~Module();
+
+ private:
+  struct LoadedMethod;
+  Module() = default;
+
+  std::unique_ptr<DataLoader> loader_;
+  std::unique_ptr<Program> program_;
+  std::map<std::string, std::unique_ptr<LoadedMethod>> methods_;
+};
+
+}  // namespace ember

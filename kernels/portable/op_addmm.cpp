@@ -1,0 +1,71 @@
+// aten::addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1,
+//                 Scalar alpha=1, Tensor(a!) out)
+// out = beta * self + alpha * (mat1 @ mat2), self broadcast to [m, n]. With
+// beta == 0 self is ignored (NaN included). Float or Double.
+#include "kernels/portable/util/copy_util.h"
+#include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/matmul.h"
+#include "kernels/portable/util/matmul_util.h"
+#include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+void addmm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::addmm.out", 7);
+  const Tensor self = a.tensor(0), mat1 = a.tensor(1), mat2 = a.tensor(2);
+  const Scalar beta = a.scalar(3), alpha = a.scalar(4);
+  const Tensor out = a.tensor(5);
+  if (!a.ok()) {
+    return;
+  }
+  const Tensor operands[3] = {mat1, mat2, out};
+  const char* const names[3] = {"mat1", "mat2", "out"};
+  const Tensor bias[1] = {self};
+  const char* const bias_name[1] = {"self"};
+  if (!check_matmul_operands(a, operands, names, 3, 2) ||
+      !check_matmul_operands(a, bias, bias_name, 1, 0)) {
+    return;
+  }
+  if (self.scalar_type() != mat1.scalar_type()) {
+    a.fail(Error::InvalidArgument, "self dtype %s differs from mat1 dtype %s",
+           scalar_type_name(self.scalar_type()),
+           scalar_type_name(mat1.scalar_type()));
+    return;
+  }
+  const int64_t m = mat1.sizes()[0], k = mat1.sizes()[1], n = mat2.sizes()[1];
+  if (mat2.sizes()[0] != k) {
+    a.fail(Error::InvalidArgument,
+           "mat1 [%lld, %lld] and mat2 [%d, %lld] cannot be multiplied",
+           static_cast<long long>(m), static_cast<long long>(k),
+           int(mat2.sizes()[0]), static_cast<long long>(n));
+    return;
+  }
+  const SizesType sizes[2] = {SizesType(m), SizesType(n)};
+  if (!broadcasts_to(self.sizes(), {sizes, 2})) {
+    a.fail(Error::InvalidArgument,
+           "self (%zu dims) does not broadcast to [%lld, %lld]", self.dim(),
+           static_cast<long long>(m), static_cast<long long>(n));
+    return;
+  }
+  if (!resize_out(a, out, {sizes, 2})) {
+    return;
+  }
+  const double beta_v = beta.to_double();
+  if (beta_v != 0.0 && !copy_broadcast(a, self, out)) {
+    return;
+  }
+  visit_float_dtype(out.scalar_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    gemm<T>(m, n, k, T(alpha.to_double()), mat1.const_data_ptr<T>(), k,
+            mat2.const_data_ptr<T>(), n, T(beta_v), out.mutable_data_ptr<T>(),
+            n);
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::addmm.out", addmm_out_boxed);
+
+}  // namespace ember

@@ -1,0 +1,51 @@
+// aten::bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)
+// out[b, m, n] = self[b, m, k] @ mat2[b, k, n]; Float or Double.
+#include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/matmul.h"
+#include "kernels/portable/util/matmul_util.h"
+#include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+void bmm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::bmm.out", 4);
+  const Tensor self = a.tensor(0), mat2 = a.tensor(1), out = a.tensor(2);
+  if (!a.ok()) {
+    return;
+  }
+  const Tensor operands[3] = {self, mat2, out};
+  const char* const names[3] = {"self", "mat2", "out"};
+  if (!check_matmul_operands(a, operands, names, 3, 3)) {
+    return;
+  }
+  const int64_t batch = self.sizes()[0], m = self.sizes()[1],
+                k = self.sizes()[2], n = mat2.sizes()[2];
+  if (mat2.sizes()[0] != batch || mat2.sizes()[1] != k) {
+    a.fail(Error::InvalidArgument,
+           "self [%lld, %lld, %lld] and mat2 [%d, %d, %lld] do not match",
+           static_cast<long long>(batch), static_cast<long long>(m),
+           static_cast<long long>(k), int(mat2.sizes()[0]),
+           int(mat2.sizes()[1]), static_cast<long long>(n));
+    return;
+  }
+  const SizesType sizes[3] = {SizesType(batch), SizesType(m), SizesType(n)};
+  if (!resize_out(a, out, {sizes, 3})) {
+    return;
+  }
+  visit_float_dtype(self.scalar_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    for (int64_t b = 0; b < batch; ++b) {
+      gemm<T>(m, n, k, T(1), self.const_data_ptr<T>() + b * m * k, k,
+              mat2.const_data_ptr<T>() + b * k * n, n, T(0),
+              out.mutable_data_ptr<T>() + b * m * n, n);
+    }
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::bmm.out", bmm_out_boxed);
+
+}  // namespace ember

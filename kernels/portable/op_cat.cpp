@@ -1,0 +1,118 @@
+// aten::cat.out(Tensor[] tensors, int dim=0, *, Tensor(a!) out)
+// Concatenates along `dim`; all other dims must match. Inputs may have
+// different dtypes (each is converted to out's, which their promoted type
+// must cast to). Legacy empty 1-D inputs (shape [0]) are skipped, as in
+// PyTorch. Contiguous tensors only.
+#include <cstring>
+
+#include "kernels/portable/util/convert.h"
+#include "kernels/portable/util/shape_util.h"
+#include "kernels/portable/util/type_promotion.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+bool is_legacy_empty(Tensor t) { return t.dim() == 1 && t.sizes()[0] == 0; }
+
+void cat_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::cat.out", 4);
+  const Span<Tensor> tensors = a.tensor_list(0);
+  const int64_t dim = a.int_value(1);
+  const Tensor out = a.tensor(2);
+  if (!a.ok() || !check_supported_dtype(a, out, "out") ||
+      !check_contiguous(a, out, "out")) {
+    return;
+  }
+  if (tensors.size() == 0) {
+    a.fail(Error::InvalidArgument, "tensors must not be empty");
+    return;
+  }
+  // Prepare: find the reference shape, check every input, sum the sizes.
+  const Tensor* ref = nullptr;
+  ScalarType promoted = tensors[0].scalar_type();
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    if (!check_supported_dtype(a, tensors[i], "tensors entry") ||
+        !check_contiguous(a, tensors[i], "tensors entry") ||
+        !promote_types(promoted, tensors[i].scalar_type(), &promoted)) {
+      return;
+    }
+    if (ref == nullptr && !is_legacy_empty(tensors[i])) {
+      ref = &tensors[i];
+    }
+  }
+  if (!can_cast(promoted, out.scalar_type())) {
+    a.fail(Error::InvalidArgument, "inputs' type %s cannot be cast to out dtype %s",
+           scalar_type_name(promoted), scalar_type_name(out.scalar_type()));
+    return;
+  }
+  if (ref == nullptr) {  // all inputs are legacy empty tensors
+    const SizesType zero[1] = {0};
+    (void)resize_out(a, out, {zero, out.dim() == 1 ? size_t(1) : size_t(0)});
+    return;
+  }
+  size_t d;
+  if (!normalize_dim(a, dim, ref->dim(), "dim", &d)) {
+    return;
+  }
+  if (ref->dim() == 0) {
+    a.fail(Error::InvalidArgument, "zero-dim tensors cannot be concatenated");
+    return;
+  }
+  Shape shape = shape_of(*ref);
+  shape.sizes[d] = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    if (is_legacy_empty(t)) {
+      continue;
+    }
+    bool match = t.dim() == ref->dim();
+    for (size_t k = 0; match && k < t.dim(); ++k) {
+      match = k == d || t.sizes()[k] == ref->sizes()[k];
+    }
+    if (!match) {
+      a.fail(Error::InvalidArgument,
+             "tensors[%zu] does not match tensors' shape outside dim %zu", i, d);
+      return;
+    }
+    shape.sizes[d] += t.sizes()[d];
+  }
+  if (!resize_out(a, out, shape.span())) {
+    return;
+  }
+  // Execute: each input fills a [outer, its_inner] block of out's rows.
+  int64_t outer = 1;
+  for (size_t k = 0; k < d; ++k) {
+    outer *= shape.sizes[k];
+  }
+  const int64_t out_row = outer == 0 ? 0 : out.numel() / outer;
+  const int64_t oes = int64_t(out.element_size());
+  char* dst = static_cast<char*>(out.mutable_data_ptr());
+  int64_t col = 0;
+  for (size_t i = 0; i < tensors.size(); ++i) {
+    const Tensor& t = tensors[i];
+    if (is_legacy_empty(t) || t.numel() == 0) {
+      continue;
+    }
+    const int64_t row = t.numel() / outer;
+    const int64_t ies = int64_t(t.element_size());
+    const char* src = static_cast<const char*>(t.const_data_ptr());
+    for (int64_t r = 0; r < outer; ++r) {
+      char* o = dst + (r * out_row + col) * oes;
+      const char* s = src + r * row * ies;
+      if (t.scalar_type() == out.scalar_type()) {
+        std::memcpy(o, s, size_t(row * ies));
+      } else {
+        (void)convert_elements(s, t.scalar_type(), 1, o, out.scalar_type(), 1,
+                               row);
+      }
+    }
+    col += row;
+  }
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::cat.out", cat_out_boxed);
+
+}  // namespace ember

@@ -1,0 +1,180 @@
+// aten::max_pool2d_with_indices.out(Tensor self, int[2] kernel_size,
+//     int[2] stride=[], int[2] padding=0, int[2] dilation=1,
+//     bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
+//     -> (Tensor(a!), Tensor(b!))
+// Boxed args: [self, kernel_size, stride, padding, dilation, ceil_mode, out,
+// indices, ret0, ret1]. Input [N, C, H, W] or [C, H, W], contiguous. Each
+// index is the flat h * W + w position of the max within its plane; NaN
+// wins (the last one, as in PyTorch's CPU kernel).
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+#include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+struct PoolGeometry {
+  int64_t planes, in_h, in_w, out_h, out_w;
+  int64_t kernel[2], stride[2], pad[2], dilation[2];
+};
+
+// PyTorch's pooling_output_shape.
+int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride,
+                    int64_t dilation, bool ceil_mode) {
+  const int64_t num = in + 2 * pad - dilation * (kernel - 1) - 1 +
+                      (ceil_mode ? stride - 1 : 0);
+  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) {
+    --out;
+  }
+  return out;
+}
+
+template <typename T>
+void max_pool(const PoolGeometry& g, const T* in, T* out, int64_t* indices) {
+  using C = typename std::conditional<is_reduced_float_v<T>, float, T>::type;
+  const C lowest = std::numeric_limits<C>::has_infinity
+                       ? -std::numeric_limits<C>::infinity()
+                       : std::numeric_limits<C>::lowest();
+  for (int64_t p = 0; p < g.planes; ++p) {
+    const T* ip = in + p * g.in_h * g.in_w;
+    T* op = out + p * g.out_h * g.out_w;
+    int64_t* xp = indices + p * g.out_h * g.out_w;
+    for (int64_t oh = 0; oh < g.out_h; ++oh) {
+      int64_t h0 = oh * g.stride[0] - g.pad[0];
+      const int64_t h_end_raw = h0 + (g.kernel[0] - 1) * g.dilation[0] + 1;
+      const int64_t h1 = h_end_raw < g.in_h ? h_end_raw : g.in_h;
+      while (h0 < 0) {
+        h0 += g.dilation[0];
+      }
+      for (int64_t ow = 0; ow < g.out_w; ++ow) {
+        int64_t w0 = ow * g.stride[1] - g.pad[1];
+        const int64_t w_end_raw = w0 + (g.kernel[1] - 1) * g.dilation[1] + 1;
+        const int64_t w1 = w_end_raw < g.in_w ? w_end_raw : g.in_w;
+        while (w0 < 0) {
+          w0 += g.dilation[1];
+        }
+        C best = lowest;
+        int64_t best_index = h0 * g.in_w + w0;
+        for (int64_t h = h0; h < h1; h += g.dilation[0]) {
+          for (int64_t w = w0; w < w1; w += g.dilation[1]) {
+            const C v = static_cast<C>(ip[h * g.in_w + w]);
+            bool nan = false;
+            if constexpr (std::is_floating_point<C>::value) {
+              nan = std::isnan(v);
+            }
+            if (v > best || nan) {
+              best = v;
+              best_index = h * g.in_w + w;
+            }
+          }
+        }
+        op[oh * g.out_w + ow] = T(best);
+        xp[oh * g.out_w + ow] = best_index;
+      }
+    }
+  }
+}
+
+bool pair_value(KernelArgs& a, Span<int64_t> list, size_t i, int64_t fallback,
+                const char* what, int64_t min_value, int64_t* out) {
+  if (list.size() > 2) {
+    return a.fail(Error::InvalidArgument, "%s has %zu entries; expected 1 or 2",
+                  what, list.size());
+  }
+  *out = list.size() == 0 ? fallback : list.size() == 1 ? list[0] : list[i];
+  if (*out < min_value) {
+    return a.fail(Error::InvalidArgument, "%s = %lld must be >= %lld", what,
+                  static_cast<long long>(*out),
+                  static_cast<long long>(min_value));
+  }
+  return true;
+}
+
+void max_pool2d_with_indices_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::max_pool2d_with_indices.out", 10);
+  const Tensor self = a.tensor(0);
+  const Span<int64_t> kernel = a.int_list(1), stride = a.int_list(2),
+                      padding = a.int_list(3), dilation = a.int_list(4);
+  const bool ceil_mode = a.bool_value(5);
+  const Tensor out = a.tensor(6), indices = a.tensor(7);
+  if (!a.ok() || !check_same_dtype(a, self, out) ||
+      !check_contiguous(a, self, "self") || !check_contiguous(a, out, "out") ||
+      !check_contiguous(a, indices, "indices")) {
+    return;
+  }
+  if (self.scalar_type() == ScalarType::Bool) {
+    a.fail(Error::InvalidArgument, "Bool input is not supported");
+    return;
+  }
+  if (indices.scalar_type() != ScalarType::Long) {
+    a.fail(Error::InvalidArgument, "indices must be Long, got %s",
+           scalar_type_name(indices.scalar_type()));
+    return;
+  }
+  const size_t ndim = self.dim();
+  if (ndim != 3 && ndim != 4) {
+    a.fail(Error::InvalidArgument, "self must have 3 or 4 dims, has %zu", ndim);
+    return;
+  }
+  if (kernel.size() == 0) {
+    a.fail(Error::InvalidArgument, "kernel_size must not be empty");
+    return;
+  }
+  PoolGeometry g{};
+  for (size_t i = 0; i < 2; ++i) {
+    if (!pair_value(a, kernel, i, 1, "kernel_size", 1, &g.kernel[i]) ||
+        !pair_value(a, stride, i, g.kernel[i], "stride", 1, &g.stride[i]) ||
+        !pair_value(a, padding, i, 0, "padding", 0, &g.pad[i]) ||
+        !pair_value(a, dilation, i, 1, "dilation", 1, &g.dilation[i])) {
+      return;
+    }
+    if (g.pad[i] > g.kernel[i] / 2) {
+      a.fail(Error::InvalidArgument,
+             "padding %lld must be at most half the kernel size %lld",
+             static_cast<long long>(g.pad[i]),
+             static_cast<long long>(g.kernel[i]));
+      return;
+    }
+  }
+  g.in_h = self.sizes()[ndim - 2];
+  g.in_w = self.sizes()[ndim - 1];
+  g.planes = g.in_h * g.in_w == 0 ? 0 : self.numel() / (g.in_h * g.in_w);
+  g.out_h = pooled_size(g.in_h, g.kernel[0], g.pad[0], g.stride[0],
+                        g.dilation[0], ceil_mode);
+  g.out_w = pooled_size(g.in_w, g.kernel[1], g.pad[1], g.stride[1],
+                        g.dilation[1], ceil_mode);
+  if (g.out_h < 1 || g.out_w < 1) {
+    a.fail(Error::InvalidArgument,
+           "input %lld x %lld is too small for the pooling window (output "
+           "%lld x %lld)",
+           static_cast<long long>(g.in_h), static_cast<long long>(g.in_w),
+           static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
+    return;
+  }
+  Shape shape = shape_of(self);
+  shape.sizes[ndim - 2] = SizesType(g.out_h);
+  shape.sizes[ndim - 1] = SizesType(g.out_w);
+  if (!resize_out(a, out, shape.span()) ||
+      !resize_out(a, indices, shape.span())) {
+    return;
+  }
+  visit_storage_dtype(self.scalar_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    if constexpr (!std::is_same<T, bool>::value) {
+      max_pool<T>(g, self.const_data_ptr<T>(), out.mutable_data_ptr<T>(),
+                  indices.mutable_data_ptr<int64_t>());
+    }
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::max_pool2d_with_indices.out",
+                      max_pool2d_with_indices_out_boxed);
+
+}  // namespace ember

@@ -1,0 +1,52 @@
+// aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)
+// out[m, n] = self[m, k] @ mat2[k, n]; Float or Double, contiguous.
+#include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/matmul.h"
+#include "kernels/portable/util/matmul_util.h"
+#include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+void mm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::mm.out", 4);
+  const Tensor self = a.tensor(0), mat2 = a.tensor(1), out = a.tensor(2);
+  if (!a.ok()) {
+    return;
+  }
+  const Tensor operands[2] = {self, mat2};
+  const char* const names[2] = {"self", "mat2"};
+  if (!check_matmul_operands(a, operands, names, 2, 2)) {
+    return;
+  }
+  const Tensor out_only[1] = {out};
+  const char* const out_name[1] = {"out"};
+  if (!check_matmul_operands(a, out_only, out_name, 1, 2)) {
+    return;
+  }
+  const int64_t m = self.sizes()[0], k = self.sizes()[1], n = mat2.sizes()[1];
+  if (mat2.sizes()[0] != k || out.scalar_type() != self.scalar_type()) {
+    a.fail(Error::InvalidArgument,
+           "shapes [%lld, %lld] and [%d, %lld] cannot be multiplied (or out "
+           "dtype differs)",
+           static_cast<long long>(m), static_cast<long long>(k),
+           int(mat2.sizes()[0]), static_cast<long long>(n));
+    return;
+  }
+  const SizesType sizes[2] = {SizesType(m), SizesType(n)};
+  if (!resize_out(a, out, {sizes, 2})) {
+    return;
+  }
+  visit_float_dtype(self.scalar_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    gemm<T>(m, n, k, T(1), self.const_data_ptr<T>(), k,
+            mat2.const_data_ptr<T>(), n, T(0), out.mutable_data_ptr<T>(), n);
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::mm.out", mm_out_boxed);
+
+}  // namespace ember

@@ -1,0 +1,70 @@
+// aten::slice_copy.Tensor_out(Tensor self, int dim=0, SymInt? start=None,
+//     SymInt? end=None, SymInt step=1, *, Tensor(a!) out)
+// Python slicing along one dim: negative start/end count from the end and
+// both are clamped to [0, size]; step must be positive.
+#include "kernels/portable/util/copy_util.h"
+#include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+int64_t clamp_index(int64_t i, int64_t size) {
+  if (i < 0) {
+    i += size;
+  }
+  return i < 0 ? 0 : (i > size ? size : i);
+}
+
+void slice_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::slice_copy.Tensor_out", 7);
+  const Tensor self = a.tensor(0);
+  const int64_t dim = a.int_value(1);
+  const Optional<int64_t> start = a.optional_int(2);
+  const Optional<int64_t> end = a.optional_int(3);
+  const int64_t step = a.int_value(4);
+  const Tensor out = a.tensor(5);
+  size_t d;
+  if (!a.ok() || !check_same_dtype(a, self, out)) {
+    return;
+  }
+  if (self.dim() == 0) {
+    a.fail(Error::InvalidArgument, "cannot slice a zero-dim tensor");
+    return;
+  }
+  if (!normalize_dim(a, dim, self.dim(), "dim", &d)) {
+    return;
+  }
+  if (step <= 0) {
+    a.fail(Error::InvalidArgument, "step must be positive, got %lld",
+           static_cast<long long>(step));
+    return;
+  }
+  const int64_t size = self.sizes()[d];
+  const int64_t lo = start.has_value() ? clamp_index(start.value(), size) : 0;
+  int64_t hi = end.has_value() ? clamp_index(end.value(), size) : size;
+  hi = hi < lo ? lo : hi;
+  const int64_t len = (hi - lo + step - 1) / step;
+
+  Shape shape = shape_of(self);
+  shape.sizes[d] = SizesType(len);
+  int64_t strides[kMaxTensorDim];
+  for (size_t i = 0; i < self.dim(); ++i) {
+    strides[i] = self.strides()[i];
+  }
+  strides[d] *= step;
+  if (!resize_out(a, out, shape.span())) {
+    return;
+  }
+  const char* base = static_cast<const char*>(self.const_data_ptr());
+  if (len > 0) {
+    base += lo * self.strides()[d] * int64_t(self.element_size());
+  }
+  copy_strided_view(base, self.scalar_type(), strides, out);
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::slice_copy.Tensor_out", slice_copy_tensor_out_boxed);
+
+}  // namespace ember

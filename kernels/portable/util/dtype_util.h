@@ -1,0 +1,127 @@
+// Element-type plumbing for the portable kernels.
+//
+// - scalar_type_of<T>(): the ScalarType of a C++ element type (inverse of
+//   CppTypeOf).
+// - cast_value<D>(s): PyTorch's element conversion (to bool is "!= 0";
+//   Half and BFloat16 go through float).
+// - visit_*_dtype(type, f): the only dtype dispatch. A plain switch that
+//   calls the generic callable `f` with a TypeTag<T>; it returns false (and
+//   calls nothing) for a type outside the set, so the caller reports the
+//   error. Each set is small on purpose: every kernel instantiates its
+//   template once per member.
+//
+//   visit_compute_dtype(ct, [&](auto tag) {
+//     using C = typename decltype(tag)::type;
+//     ...
+//   });
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "runtime/core/scalar_type.h"
+
+namespace ember {
+
+template <typename T>
+struct TypeTag {
+  using type = T;
+};
+
+template <typename T>
+struct ScalarTypeOf;
+template <> struct ScalarTypeOf<uint8_t> { static constexpr ScalarType value = ScalarType::Byte; };
+template <> struct ScalarTypeOf<int8_t> { static constexpr ScalarType value = ScalarType::Char; };
+template <> struct ScalarTypeOf<int16_t> { static constexpr ScalarType value = ScalarType::Short; };
+template <> struct ScalarTypeOf<int32_t> { static constexpr ScalarType value = ScalarType::Int; };
+template <> struct ScalarTypeOf<int64_t> { static constexpr ScalarType value = ScalarType::Long; };
+template <> struct ScalarTypeOf<Half> { static constexpr ScalarType value = ScalarType::Half; };
+template <> struct ScalarTypeOf<float> { static constexpr ScalarType value = ScalarType::Float; };
+template <> struct ScalarTypeOf<double> { static constexpr ScalarType value = ScalarType::Double; };
+template <> struct ScalarTypeOf<bool> { static constexpr ScalarType value = ScalarType::Bool; };
+template <> struct ScalarTypeOf<BFloat16> { static constexpr ScalarType value = ScalarType::BFloat16; };
+
+template <typename T>
+constexpr ScalarType scalar_type_of() {
+  return ScalarTypeOf<T>::value;
+}
+
+template <typename T>
+constexpr bool is_reduced_float_v =
+    std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value;
+
+// Converts one element the way PyTorch's static_cast_with_inter_type does
+// for real types. Float-to-integer conversion of values out of the target's
+// range is as undefined here as in PyTorch.
+template <typename D, typename S>
+inline D cast_value(S v) {
+  if constexpr (std::is_same<D, S>::value) {
+    return v;
+  } else if constexpr (is_reduced_float_v<S>) {
+    return cast_value<D>(static_cast<float>(v));
+  } else if constexpr (std::is_same<D, bool>::value) {
+    return v != S(0);
+  } else if constexpr (is_reduced_float_v<D>) {
+    return D(static_cast<float>(v));
+  } else {
+    return static_cast<D>(v);
+  }
+}
+
+// The ten storage types every elementwise kernel accepts.
+template <typename F>
+bool visit_storage_dtype(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::Bool: f(TypeTag<bool>{}); return true;
+    case ScalarType::Byte: f(TypeTag<uint8_t>{}); return true;
+    case ScalarType::Char: f(TypeTag<int8_t>{}); return true;
+    case ScalarType::Short: f(TypeTag<int16_t>{}); return true;
+    case ScalarType::Int: f(TypeTag<int32_t>{}); return true;
+    case ScalarType::Long: f(TypeTag<int64_t>{}); return true;
+    case ScalarType::Half: f(TypeTag<Half>{}); return true;
+    case ScalarType::BFloat16: f(TypeTag<BFloat16>{}); return true;
+    case ScalarType::Float: f(TypeTag<float>{}); return true;
+    case ScalarType::Double: f(TypeTag<double>{}); return true;
+    default: return false;
+  }
+}
+
+// Types arithmetic is done in: the storage types minus Half and BFloat16,
+// which compute in float (see compute_type_for()).
+template <typename F>
+bool visit_compute_dtype(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::Bool: f(TypeTag<bool>{}); return true;
+    case ScalarType::Byte: f(TypeTag<uint8_t>{}); return true;
+    case ScalarType::Char: f(TypeTag<int8_t>{}); return true;
+    case ScalarType::Short: f(TypeTag<int16_t>{}); return true;
+    case ScalarType::Int: f(TypeTag<int32_t>{}); return true;
+    case ScalarType::Long: f(TypeTag<int64_t>{}); return true;
+    case ScalarType::Float: f(TypeTag<float>{}); return true;
+    case ScalarType::Double: f(TypeTag<double>{}); return true;
+    default: return false;
+  }
+}
+
+// Float and Double: the matmul, convolution and mean kernels.
+template <typename F>
+bool visit_float_dtype(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::Float: f(TypeTag<float>{}); return true;
+    case ScalarType::Double: f(TypeTag<double>{}); return true;
+    default: return false;
+  }
+}
+
+// True for the ten storage types above.
+inline bool is_supported_storage_type(ScalarType t) {
+  return visit_storage_dtype(t, [](auto) {});
+}
+
+// The type elementwise arithmetic for result type `t` runs in.
+inline ScalarType compute_type_for(ScalarType t) {
+  return (t == ScalarType::Half || t == ScalarType::BFloat16) ? ScalarType::Float
+                                                              : t;
+}
+
+}  // namespace ember

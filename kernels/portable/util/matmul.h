@@ -1,0 +1,87 @@
+// A small blocked GEMM for the portable kernels (mm, addmm, bmm,
+// convolution's callers later):
+//
+//   c[m x n] = beta * c + alpha * a[m x k] * b[k x n]
+//
+// row-major with leading dimensions (elements). The loop order is i-k-j:
+// the innermost loop streams one row of b into four rows of c at once, so
+// it is unit-stride, reuses each loaded b value four times, and the
+// compiler vectorizes it. Columns are blocked so the four c row segments
+// stay in L1 while k runs. beta == 0 ignores c's old contents (NaN
+// included), as BLAS and PyTorch do.
+#pragma once
+
+#include <cstdint>
+
+namespace ember {
+
+namespace detail {
+
+constexpr int64_t kGemmColumnBlock = 512;
+
+template <typename T>
+inline void axpy_rows4(int64_t n, T a0, T a1, T a2, T a3,
+                       const T* __restrict b, T* __restrict c0,
+                       T* __restrict c1, T* __restrict c2, T* __restrict c3) {
+  for (int64_t j = 0; j < n; ++j) {
+    const T bj = b[j];
+    c0[j] += a0 * bj;
+    c1[j] += a1 * bj;
+    c2[j] += a2 * bj;
+    c3[j] += a3 * bj;
+  }
+}
+
+template <typename T>
+inline void axpy_row(int64_t n, T a0, const T* __restrict b,
+                     T* __restrict c0) {
+  for (int64_t j = 0; j < n; ++j) {
+    c0[j] += a0 * b[j];
+  }
+}
+
+}  // namespace detail
+
+template <typename T>
+void gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
+          const T* b, int64_t ldb, T beta, T* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; ++i) {
+    T* row = c + i * ldc;
+    if (beta == T(0)) {
+      for (int64_t j = 0; j < n; ++j) {
+        row[j] = T(0);
+      }
+    } else if (beta != T(1)) {
+      for (int64_t j = 0; j < n; ++j) {
+        row[j] *= beta;
+      }
+    }
+  }
+  if (alpha == T(0)) {
+    return;
+  }
+  for (int64_t j0 = 0; j0 < n; j0 += detail::kGemmColumnBlock) {
+    const int64_t nb =
+        n - j0 < detail::kGemmColumnBlock ? n - j0 : detail::kGemmColumnBlock;
+    int64_t i = 0;
+    for (; i + 4 <= m; i += 4) {
+      const T* a0 = a + i * lda;
+      T* c0 = c + i * ldc + j0;
+      for (int64_t p = 0; p < k; ++p) {
+        detail::axpy_rows4(nb, alpha * a0[p], alpha * a0[lda + p],
+                           alpha * a0[2 * lda + p], alpha * a0[3 * lda + p],
+                           b + p * ldb + j0, c0, c0 + ldc, c0 + 2 * ldc,
+                           c0 + 3 * ldc);
+      }
+    }
+    for (; i < m; ++i) {
+      const T* a0 = a + i * lda;
+      T* c0 = c + i * ldc + j0;
+      for (int64_t p = 0; p < k; ++p) {
+        detail::axpy_row(nb, alpha * a0[p], b + p * ldb + j0, c0);
+      }
+    }
+  }
+}
+
+}  // namespace ember

@@ -1,0 +1,145 @@
+#include "kernels/portable/util/shape_util.h"
+
+#include <cstdio>
+#include <cstring>
+
+#include "kernels/portable/util/dtype_util.h"
+
+namespace ember {
+
+int64_t Shape::numel() const {
+  int64_t n = 1;
+  for (size_t i = 0; i < dim; ++i) {
+    n *= sizes[i];
+  }
+  return n;
+}
+
+bool normalize_dim(KernelArgs& args, int64_t dim, size_t ndim,
+                   const char* what, size_t* out) {
+  const int64_t n = ndim == 0 ? 1 : int64_t(ndim);
+  if (dim < -n || dim >= n) {
+    return args.fail(Error::InvalidArgument,
+                     "%s %lld out of range for a tensor of %zu dims", what,
+                     static_cast<long long>(dim), ndim);
+  }
+  *out = size_t(dim < 0 ? dim + n : dim);
+  return true;
+}
+
+Shape shape_of(Tensor t) {
+  Shape s;
+  s.dim = t.dim();
+  for (size_t i = 0; i < s.dim; ++i) {
+    s.sizes[i] = t.sizes()[i];
+  }
+  return s;
+}
+
+bool broadcast_shapes(KernelArgs& args, const Tensor* tensors, size_t count,
+                      Shape* out) {
+  size_t ndim = 0;
+  for (size_t i = 0; i < count; ++i) {
+    ndim = tensors[i].dim() > ndim ? tensors[i].dim() : ndim;
+  }
+  out->dim = ndim;
+  for (size_t d = 0; d < ndim; ++d) {
+    out->sizes[d] = 1;
+  }
+  for (size_t i = 0; i < count; ++i) {
+    const Span<const SizesType> s = tensors[i].sizes();
+    const size_t lead = ndim - s.size();
+    for (size_t d = 0; d < s.size(); ++d) {
+      SizesType& o = out->sizes[lead + d];
+      if (s[d] == o || s[d] == 1) {
+        continue;
+      }
+      if (o == 1) {
+        o = s[d];
+        continue;
+      }
+      return args.fail(Error::InvalidArgument,
+                       "shapes do not broadcast: operand %zu has size %d at "
+                       "dim %zu where another operand has %d",
+                       i, int(s[d]), d, int(o));
+    }
+  }
+  return true;
+}
+
+bool broadcasts_to(Span<const SizesType> in, Span<const SizesType> to) {
+  if (in.size() > to.size()) {
+    return false;
+  }
+  const size_t lead = to.size() - in.size();
+  for (size_t d = 0; d < in.size(); ++d) {
+    if (in[d] != 1 && in[d] != to[lead + d]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes) {
+  const Error err = resize_tensor(out, sizes);
+  if (err == Error::Ok) {
+    return true;
+  }
+  char reason[kMaxErrorMessage / 2];
+  std::snprintf(reason, sizeof(reason), "%s", last_error_message());
+  char shape[128];
+  size_t used = 0;
+  shape[0] = '\0';
+  for (size_t i = 0; i < sizes.size() && used < sizeof(shape); ++i) {
+    used += size_t(std::snprintf(shape + used, sizeof(shape) - used, "%s%d",
+                                 i == 0 ? "" : ", ", int(sizes[i])));
+  }
+  return args.fail(err, "cannot resize out to [%s]: %s", shape, reason);
+}
+
+bool check_contiguous(KernelArgs& args, Tensor t, const char* what) {
+  if (t.is_contiguous()) {
+    return true;
+  }
+  return args.fail(Error::NotSupported,
+                   "%s has a non-contiguous dim order; this kernel supports "
+                   "only contiguous tensors",
+                   what);
+}
+
+bool check_supported_dtype(KernelArgs& args, Tensor t, const char* what) {
+  if (is_supported_storage_type(t.scalar_type())) {
+    return true;
+  }
+  return args.fail(Error::InvalidArgument, "%s has unsupported dtype %s", what,
+                   scalar_type_name(t.scalar_type()));
+}
+
+bool check_same_dtype(KernelArgs& args, Tensor self, Tensor out) {
+  if (self.scalar_type() == out.scalar_type()) {
+    return check_supported_dtype(args, self, "self");
+  }
+  return args.fail(Error::InvalidArgument,
+                   "out dtype %s differs from self dtype %s",
+                   scalar_type_name(out.scalar_type()),
+                   scalar_type_name(self.scalar_type()));
+}
+
+bool to_shape(KernelArgs& args, Span<const int64_t> sizes, const char* what,
+              Shape* out) {
+  if (sizes.size() > kMaxTensorDim) {
+    return args.fail(Error::InvalidArgument, "%s has %zu dims; at most %zu",
+                     what, sizes.size(), kMaxTensorDim);
+  }
+  out->dim = sizes.size();
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    if (sizes[i] < 0 || sizes[i] > INT32_MAX) {
+      return args.fail(Error::InvalidArgument, "%s[%zu] = %lld is not a valid size",
+                       what, i, static_cast<long long>(sizes[i]));
+    }
+    out->sizes[i] = SizesType(sizes[i]);
+  }
+  return true;
+}
+
+}  // namespace ember

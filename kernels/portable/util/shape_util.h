@@ -1,0 +1,59 @@
+// Shape helpers shared by the portable kernels: dim normalization,
+// broadcasting, output resizing with a message that names the operator,
+// and contiguity checks.
+//
+// Every function that can fail records the reason through `args`
+// (KernelArgs::fail: "<op>: <reason>") and fails the kernel context, then
+// returns false; the kernel returns right away.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/portable/util/kernel_args.h"
+#include "runtime/core/tensor.h"
+
+namespace ember {
+
+// A shape on the stack, built by kernels before they resize `out`.
+struct Shape {
+  SizesType sizes[kMaxTensorDim];
+  size_t dim = 0;
+
+  Span<const SizesType> span() const { return {sizes, dim}; }
+  int64_t numel() const;
+};
+
+// Maps `dim` in [-ndim, ndim) to [0, ndim); a zero-dim tensor accepts -1
+// and 0 like PyTorch. `what` names the argument in the message.
+bool normalize_dim(KernelArgs& args, int64_t dim, size_t ndim, const char* what,
+                   size_t* out);
+
+// Copies a tensor's shape.
+Shape shape_of(Tensor t);
+
+// Broadcasts `count` shapes following PyTorch's rules into `out`.
+bool broadcast_shapes(KernelArgs& args, const Tensor* tensors, size_t count,
+                      Shape* out);
+
+// True if `in` broadcasts to `to` (used by ops whose output shape is given).
+bool broadcasts_to(Span<const SizesType> in, Span<const SizesType> to);
+
+// Resizes `out` (resize_tensor), turning a failure into an operator error.
+bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes);
+
+// Fails unless `t` has the identity dim order. `what` names the argument.
+bool check_contiguous(KernelArgs& args, Tensor t, const char* what);
+
+// Fails unless `t` has a storage type from dtype_util.h.
+bool check_supported_dtype(KernelArgs& args, Tensor t, const char* what);
+
+// Fails unless out has self's dtype (the view-copy kernels do not convert).
+bool check_same_dtype(KernelArgs& args, Tensor self, Tensor out);
+
+// Fails unless every element of `sizes` fits SizesType and is >= 0 (for
+// int lists given as shapes).
+bool to_shape(KernelArgs& args, Span<const int64_t> sizes, const char* what,
+              Shape* out);
+
+}  // namespace ember

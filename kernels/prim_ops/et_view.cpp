@@ -1,0 +1,142 @@
+// executorch_prim::et_view.default(Tensor self, int[] size) -> Tensor
+//
+// Args: [self, size, out]. The emitter uses this instead of view_copy when
+// it can prove the copy is unnecessary: `out` is resized to `size` and made
+// to alias self's data (no bytes move). Like torch.view, at most one entry
+// of `size` may be -1 and is inferred from self's numel (not when another
+// entry is 0); other entries must be >= 0 and fit the tensor size type.
+//
+// Failures (the kernel fails; out's data pointer is left unchanged):
+//   InvalidArgument  dtype mismatch, len(size) != out.dim(), a bad size
+//                    entry, a numel that does not match self's;
+//   NotSupported     self or out not in row-major dim order (an alias would
+//                    reinterpret the bytes in a different order), or out
+//                    cannot take the shape (its resize error is reported).
+#include <cinttypes>
+#include <cstdint>
+#include <limits>
+
+#include "kernels/prim_ops/prim_args.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+using prim::check_arg_count;
+using prim::check_tag;
+using prim::fail;
+
+constexpr char kEtView[] = "executorch_prim::et_view.default";
+
+// Fills `out_sizes` (out.dim() entries) from `size`, inferring a -1.
+bool view_target_sizes(KernelContext& ctx, Tensor self, Span<int64_t> size,
+                       SizesType* out_sizes) {
+  const char* op = kEtView;
+  int64_t inferred = -1;
+  bool has_zero = false;
+  int64_t known = 1;  // product of the entries other than -1
+  for (size_t i = 0; i < size.size(); ++i) {
+    const int64_t s = size[i];
+    if (s == -1) {
+      if (inferred != -1) {
+        return fail(ctx, Error::InvalidArgument, op,
+                    "at most one size may be -1 (dims %" PRId64 " and %zu)",
+                    inferred, i);
+      }
+      inferred = int64_t(i);
+      continue;
+    }
+    if (s < 0 || s > std::numeric_limits<SizesType>::max()) {
+      return fail(ctx, Error::InvalidArgument, op,
+                  "size %" PRId64 " at dim %zu is invalid", s, i);
+    }
+    has_zero = has_zero || s == 0;
+    if (__builtin_mul_overflow(known, s, &known)) {
+      return fail(ctx, Error::InvalidArgument, op,
+                  "the product of the sizes overflows int64");
+    }
+    out_sizes[i] = SizesType(s);
+  }
+  if (inferred >= 0) {
+    if (has_zero) {
+      return fail(ctx, Error::InvalidArgument, op,
+                  "cannot infer the size of dim %" PRId64
+                  " when another size is 0",
+                  inferred);
+    }
+    if (self.numel() % known != 0) {
+      return fail(ctx, Error::InvalidArgument, op,
+                  "cannot view %" PRId64 " elements with %" PRId64
+                  " elements per inferred slice",
+                  self.numel(), known);
+    }
+    const int64_t s = self.numel() / known;
+    if (s > std::numeric_limits<SizesType>::max()) {
+      return fail(ctx, Error::InvalidArgument, op,
+                  "inferred size %" PRId64 " is too large", s);
+    }
+    out_sizes[inferred] = SizesType(s);
+  }
+  return true;
+}
+
+void et_view(KernelContext& ctx, Span<EValue*> args) {
+  const char* op = kEtView;
+  if (!check_arg_count(ctx, args, op, 3) ||
+      !check_tag(ctx, args, op, 0, Tag::Tensor) ||
+      !check_tag(ctx, args, op, 1, Tag::ListInt) ||
+      !check_tag(ctx, args, op, 2, Tag::Tensor)) {
+    return;
+  }
+  const Tensor self = args[0]->to_tensor();
+  const Span<int64_t> size = args[1]->to_int_list();
+  const Tensor out = args[2]->to_tensor();
+
+  if (self.scalar_type() != out.scalar_type()) {
+    fail(ctx, Error::InvalidArgument, op, "self is %s but out is %s",
+         scalar_type_name(self.scalar_type()),
+         scalar_type_name(out.scalar_type()));
+    return;
+  }
+  if (size.size() != out.dim()) {
+    fail(ctx, Error::InvalidArgument, op,
+         "size has %zu entries but out has %zu dims", size.size(), out.dim());
+    return;
+  }
+  if (!prim::is_row_major(self) || !prim::is_row_major(out)) {
+    fail(ctx, Error::NotSupported, op,
+         "self and out must both have row-major dim order to alias");
+    return;
+  }
+  if (out.dim() > kMaxTensorDim) {
+    fail(ctx, Error::InvalidArgument, op, "out has %zu dims, more than %zu",
+         out.dim(), kMaxTensorDim);
+    return;
+  }
+  SizesType target[kMaxTensorDim];
+  if (!view_target_sizes(ctx, self, size, target)) {
+    return;
+  }
+  int64_t numel = 1;
+  for (size_t i = 0; i < out.dim(); ++i) {
+    numel *= target[i];  // cannot overflow: checked in view_target_sizes
+  }
+  if (numel != self.numel()) {
+    fail(ctx, Error::InvalidArgument, op,
+         "shape has %" PRId64 " elements but self has %" PRId64, numel,
+         self.numel());
+    return;
+  }
+  const Error err = resize_tensor(out, {target, out.dim()});
+  if (err != Error::Ok) {
+    prim::fail_with_cause(ctx, err, op);
+    return;
+  }
+  out.impl()->set_data(self.mutable_data_ptr());
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL(kEtView, et_view);
+
+}  // namespace ember

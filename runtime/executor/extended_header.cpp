@@ -1,0 +1,58 @@
+#include "runtime/executor/extended_header.h"
+
+#include <cstring>
+
+namespace ember {
+namespace {
+
+constexpr char kMagic[4] = {'e', 'h', '0', '0'};
+constexpr uint32_t kMinLength = 4 + 4 + 8 + 8;
+constexpr uint32_t kLengthWithDataSize = kMinLength + 8;
+
+uint32_t read_u32(const uint8_t* p) {
+  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 |
+         uint32_t(p[3]) << 24;
+}
+
+uint64_t read_u64(const uint8_t* p) {
+  return uint64_t(read_u32(p)) | uint64_t(read_u32(p + 4)) << 32;
+}
+
+}  // namespace
+
+Result<ExtendedHeader> ExtendedHeader::parse(const void* head, size_t size) {
+  const uint8_t* bytes = static_cast<const uint8_t*>(head);
+  if (size < kOffset + sizeof(kMagic) ||
+      std::memcmp(bytes + kOffset, kMagic, sizeof(kMagic)) != 0) {
+    return Error::NotFound;
+  }
+  const uint8_t* h = bytes + kOffset;
+  if (size < kOffset + kMinLength) {
+    set_error_message("extended header truncated: file has %zu bytes, the "
+                      "header needs %zu",
+                      size, size_t(kOffset + kMinLength));
+    return Error::InvalidProgram;
+  }
+  const uint32_t length = read_u32(h + 4);
+  if (length < kMinLength) {
+    set_error_message("extended header length %u is smaller than the minimum %u",
+                      length, kMinLength);
+    return Error::InvalidProgram;
+  }
+  ExtendedHeader header;
+  header.program_size = read_u64(h + 8);
+  header.segment_base_offset = read_u64(h + 16);
+  if (length >= kLengthWithDataSize) {
+    if (size < kOffset + kLengthWithDataSize) {
+      set_error_message("extended header truncated: length %u but file has "
+                        "%zu bytes",
+                        length, size);
+      return Error::InvalidProgram;
+    }
+    header.segment_data_size = read_u64(h + 24);
+    header.has_segment_data_size = true;
+  }
+  return header;
+}
+
+}  // namespace ember

@@ -1,0 +1,136 @@
+// Method: one loaded, executable entry point of a Program.
+//
+// Phases:
+//   load (Program::load_method)  validate the method's bytes, build its
+//       values in the method allocator, place tensors in the caller's
+//       planned buffers, resolve every operator and backend, init delegates.
+//   set_input                    copy (or bind) inputs, applying the
+//       upstream resize rules.
+//   execute                      run the instructions; pointers only, no
+//       allocation beyond the temp allocator.
+//   get_output                   read results; they stay valid until the
+//       next execute() or set_input() that reuses the memory.
+//
+// A Method is move-only; it must not outlive its Program or MemoryManager.
+// Not thread-safe: use one Method per thread.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/backend/backend.h"
+#include "runtime/core/evalue.h"
+#include "runtime/core/memory_manager.h"
+#include "runtime/core/result.h"
+#include "runtime/executor/method_meta.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember_fb {
+struct ExecutionPlan;
+}
+
+namespace ember {
+
+class Program;
+
+class Method final {
+ public:
+  // Default bound on instructions run by one execute() call; a program
+  // whose jumps would loop forever stops with Error::ExecutionLimit.
+  static constexpr uint64_t kDefaultInstructionLimit = 1000000000ull;
+
+  Method(Method&& other) noexcept;
+  Method(const Method&) = delete;
+  Method& operator=(const Method&) = delete;
+  Method& operator=(Method&&) = delete;
+  ~Method();
+
+  const char* name() const;
+  MethodMeta method_meta() const { return MethodMeta(plan_); }
+  size_t inputs_size() const;
+  size_t outputs_size() const;
+
+  // Sets input `index` from `input`.
+  //  Tensor inputs: dtype and rank must match. A static shape must match
+  //  exactly; a bounded-dynamic one may take any shape within its bound.
+  //  The data is copied into the method's planned memory; an input with no
+  //  planned memory instead points at the caller's data, which must then
+  //  stay alive until execute() returns.
+  //  Int/Double/Bool inputs: the exported program specialized on their
+  //  value, so the value must equal the serialized one (upstream's rule).
+  Error set_input(const EValue& input, size_t index);
+  const EValue& get_input(size_t index) const;
+
+  // Runs the method. Every input must have been set at least once.
+  Error execute();
+
+  const EValue& get_output(size_t index) const;
+
+  // Bounds the instructions one execute() may run (0: no bound).
+  void set_instruction_limit(uint64_t limit) { instruction_limit_ = limit; }
+
+  size_t num_values() const { return num_values_; }
+  const EValue& value(size_t index) const { return values_[index]; }
+
+ private:
+  friend class Program;
+
+  enum class InstructionKind : uint8_t { Kernel, Delegate, Move, JumpFalse, Free };
+  struct Instruction {
+    InstructionKind kind;
+    uint32_t index;  // operator or delegate index
+    EValue** args;
+    uint32_t num_args;
+    int32_t a;  // move from / jump condition / freed value
+    int32_t b;  // move to / jump destination
+  };
+  struct Chain {
+    Instruction* instructions;
+    size_t size;
+  };
+  struct Delegate {
+    const BackendInterface* backend;
+    DelegateHandle* handle;
+    FreeableBuffer processed;
+  };
+
+  Method(const Program* program, const ember_fb::ExecutionPlan* plan,
+         MemoryManager* memory_manager)
+      : program_(program), plan_(plan), memory_manager_(memory_manager) {}
+
+  static Result<Method> load(const Program* program,
+                             const ember_fb::ExecutionPlan* plan,
+                             MemoryManager* memory_manager);
+  // Load phases (method_load.cpp).
+  Error check_planned_memory() const;
+  Error parse_values();
+  Error parse_tensor(size_t index, const void* serialized_tensor);
+  Error parse_value(size_t index);
+  Error resolve_operators_and_backends();
+  Error init_delegates();
+  Error parse_chains();
+
+  // Execute helpers (method.cpp).
+  Error run_kernel(const Instruction& instruction, size_t chain, size_t pc);
+  Error run_delegate(const Instruction& instruction, size_t chain, size_t pc);
+  Result<bool> read_condition(int32_t value_index) const;
+  Error set_tensor_input(const Tensor& input, size_t index, EValue& slot);
+
+  const Program* program_;
+  const ember_fb::ExecutionPlan* plan_;
+  MemoryManager* memory_manager_;
+
+  EValue* values_ = nullptr;
+  size_t num_values_ = 0;
+  OpFunction* kernels_ = nullptr;  // per operator index
+  size_t num_operators_ = 0;
+  Delegate* delegates_ = nullptr;
+  size_t num_delegates_ = 0;
+  size_t num_delegates_initialized_ = 0;
+  Chain* chains_ = nullptr;
+  size_t num_chains_ = 0;
+  bool* input_set_ = nullptr;
+  uint64_t instruction_limit_ = kDefaultInstructionLimit;
+};
+
+}  // namespace ember

@@ -1,0 +1,433 @@
+// Method loading: builds a validated execution plan into runtime objects.
+// validate_execution_plan() has already checked every index and bound this
+// file relies on, so it only asserts.
+#include <cinttypes>
+#include <cstring>
+#include <new>
+
+#include "runtime/core/error_message.h"
+#include "runtime/executor/method.h"
+#include "runtime/executor/program.h"
+#include "runtime/executor/program_validation.h"
+#include "runtime/platform/log.h"
+#include "schema/program_generated.h"
+
+namespace ember {
+namespace {
+
+template <typename T>
+uint32_t count(const flatbuffers::Vector<T>* v) {
+  return v == nullptr ? 0 : v->size();
+}
+
+// Allocates `n` T from the method allocator or records which structure did
+// not fit.
+template <typename T>
+T* allocate_or_report(MemoryAllocator* allocator, size_t n, const char* method,
+                      const char* what) {
+  T* p = allocator->allocate_array<T>(n == 0 ? 1 : n);
+  if (p == nullptr) {
+    set_error_message("method '%s': method allocator exhausted allocating %s "
+                      "(%zu x %zu bytes; %zu of %zu bytes in use)",
+                      method, what, n, sizeof(T), allocator->used(),
+                      allocator->size());
+  }
+  return p;
+}
+
+}  // namespace
+
+Result<Method> Method::load(const Program* program, const ember_fb::ExecutionPlan* plan,
+                            MemoryManager* memory_manager) {
+  const char* name = plan->name()->c_str();
+  EMBER_CHECK_OR_RETURN(memory_manager != nullptr &&
+                            memory_manager->method_allocator() != nullptr,
+                        Error::InvalidArgument,
+                        "method '%s': a MemoryManager with a method allocator "
+                        "is required",
+                        name);
+  Method method(program, plan, memory_manager);
+  EMBER_RETURN_IF_ERROR(method.check_planned_memory());
+  EMBER_RETURN_IF_ERROR(method.parse_values());
+  EMBER_RETURN_IF_ERROR(method.resolve_operators_and_backends());
+  EMBER_RETURN_IF_ERROR(method.parse_chains());
+  EMBER_RETURN_IF_ERROR(method.init_delegates());
+  method.input_set_ = allocate_or_report<bool>(memory_manager->method_allocator(),
+                                               method.inputs_size(), name,
+                                               "input flags");
+  if (method.input_set_ == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < method.inputs_size(); ++i) {
+    method.input_set_[i] = false;
+  }
+  return Result<Method>(static_cast<Method&&>(method));
+}
+
+Error Method::check_planned_memory() const {
+  const MethodMeta meta(plan_);
+  const size_t needed = meta.num_memory_planned_buffers();
+  const HierarchicalAllocator* planned = memory_manager_->planned_memory();
+  bool any_planned_tensor = false;
+  for (uint32_t i = 0; i < count(plan_->values()) && !any_planned_tensor; ++i) {
+    const ember_fb::Tensor* t = plan_->values()->Get(i)->val_as_Tensor();
+    any_planned_tensor = t != nullptr && t->allocation_info() != nullptr;
+  }
+  if (!any_planned_tensor) {
+    return Error::Ok;
+  }
+  EMBER_CHECK_OR_RETURN(planned != nullptr && planned->num_buffers() >= needed,
+                        Error::InvalidArgument,
+                        "method '%s' needs %zu planned buffer(s); the memory "
+                        "manager provides %zu",
+                        name(), needed, planned ? planned->num_buffers() : size_t(0));
+  for (size_t i = 0; i < needed; ++i) {
+    Result<int64_t> size = meta.memory_planned_buffer_size(i);
+    if (!size.ok()) {
+      return size.error();
+    }
+    EMBER_CHECK_OR_RETURN(uint64_t(*size) <= planned->buffer(i).size(),
+                          Error::InvalidArgument,
+                          "method '%s': planned buffer %zu is %zu bytes, the "
+                          "method needs %" PRId64,
+                          name(), i, planned->buffer(i).size(), *size);
+  }
+  return Error::Ok;
+}
+
+Error Method::parse_values() {
+  MemoryAllocator* allocator = memory_manager_->method_allocator();
+  num_values_ = count(plan_->values());
+  values_ = allocate_or_report<EValue>(allocator, num_values_, name(), "values");
+  if (values_ == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t i = 0; i < num_values_; ++i) {
+    new (&values_[i]) EValue();
+  }
+  for (size_t i = 0; i < num_values_; ++i) {
+    EMBER_RETURN_IF_ERROR(parse_value(i));
+  }
+  return Error::Ok;
+}
+
+Error Method::parse_value(size_t i) {
+  MemoryAllocator* allocator = memory_manager_->method_allocator();
+  const ember_fb::EValue* value = plan_->values()->Get(uint32_t(i));
+  switch (value->val_type()) {
+    case ember_fb::KernelTypes::Null:
+      values_[i] = EValue();
+      return Error::Ok;
+    case ember_fb::KernelTypes::Int:
+      values_[i] = EValue(int64_t(value->val_as_Int()->int_val()));
+      return Error::Ok;
+    case ember_fb::KernelTypes::Bool:
+      values_[i] = EValue(bool(value->val_as_Bool()->bool_val()));
+      return Error::Ok;
+    case ember_fb::KernelTypes::Double:
+      values_[i] = EValue(double(value->val_as_Double()->double_val()));
+      return Error::Ok;
+    case ember_fb::KernelTypes::String: {
+      const flatbuffers::String* s = value->val_as_String()->string_val();
+      values_[i] = EValue(StringView{s ? s->c_str() : "", s ? s->size() : 0});
+      return Error::Ok;
+    }
+    case ember_fb::KernelTypes::Tensor:
+      return parse_tensor(i, value->val_as_Tensor());
+    case ember_fb::KernelTypes::IntList: {
+      const auto* items = value->val_as_IntList()->items();
+      const uint32_t n = count(items);
+      EValue** boxed = allocate_or_report<EValue*>(allocator, n, name(), "IntList");
+      int64_t* unboxed = allocate_or_report<int64_t>(allocator, n, name(), "IntList");
+      if (boxed == nullptr || unboxed == nullptr) {
+        return Error::MemoryAllocationFailed;
+      }
+      for (uint32_t j = 0; j < n; ++j) {
+        boxed[j] = &values_[size_t(items->Get(j))];
+      }
+      values_[i] = EValue(BoxedList<int64_t>(boxed, unboxed, n));
+      return Error::Ok;
+    }
+    case ember_fb::KernelTypes::DoubleList: {
+      const auto* items = value->val_as_DoubleList()->items();
+      const uint32_t n = count(items);
+      double* data = allocate_or_report<double>(allocator, n, name(), "DoubleList");
+      if (data == nullptr) {
+        return Error::MemoryAllocationFailed;
+      }
+      for (uint32_t j = 0; j < n; ++j) {
+        data[j] = items->Get(j);
+      }
+      values_[i] = EValue(Span<double>(data, n));
+      return Error::Ok;
+    }
+    case ember_fb::KernelTypes::BoolList: {
+      const auto* items = value->val_as_BoolList()->items();
+      const uint32_t n = count(items);
+      bool* data = allocate_or_report<bool>(allocator, n, name(), "BoolList");
+      if (data == nullptr) {
+        return Error::MemoryAllocationFailed;
+      }
+      for (uint32_t j = 0; j < n; ++j) {
+        data[j] = items->Get(j) != 0;
+      }
+      values_[i] = EValue(Span<bool>(data, n));
+      return Error::Ok;
+    }
+    case ember_fb::KernelTypes::TensorList: {
+      const auto* items = value->val_as_TensorList()->items();
+      const uint32_t n = count(items);
+      EValue** boxed = allocate_or_report<EValue*>(allocator, n, name(), "TensorList");
+      Tensor* unboxed = allocate_or_report<Tensor>(allocator, n, name(), "TensorList");
+      if (boxed == nullptr || unboxed == nullptr) {
+        return Error::MemoryAllocationFailed;
+      }
+      for (uint32_t j = 0; j < n; ++j) {
+        boxed[j] = &values_[size_t(items->Get(j))];
+        new (&unboxed[j]) Tensor();
+      }
+      values_[i] = EValue(BoxedList<Tensor>(boxed, unboxed, n));
+      return Error::Ok;
+    }
+    case ember_fb::KernelTypes::OptionalTensorList: {
+      const auto* items = value->val_as_OptionalTensorList()->items();
+      const uint32_t n = count(items);
+      EValue** boxed =
+          allocate_or_report<EValue*>(allocator, n, name(), "OptionalTensorList");
+      Optional<Tensor>* unboxed =
+          allocate_or_report<Optional<Tensor>>(allocator, n, name(), "OptionalTensorList");
+      if (boxed == nullptr || unboxed == nullptr) {
+        return Error::MemoryAllocationFailed;
+      }
+      for (uint32_t j = 0; j < n; ++j) {
+        const int32_t item = items->Get(j);
+        boxed[j] = item < 0 ? nullptr : &values_[size_t(item)];
+        new (&unboxed[j]) Optional<Tensor>();
+      }
+      values_[i] = EValue(BoxedList<Optional<Tensor>>(boxed, unboxed, n));
+      return Error::Ok;
+    }
+    default:
+      set_error_message("method '%s' value %zu: unexpected type", name(), i);
+      return Error::Internal;
+  }
+}
+
+Error Method::parse_tensor(size_t i, const void* serialized) {
+  const auto* t = static_cast<const ember_fb::Tensor*>(serialized);
+  MemoryAllocator* allocator = memory_manager_->method_allocator();
+  Result<size_t> nbytes = serialized_tensor_nbytes(t, name(), i);
+  if (!nbytes.ok()) {
+    return nbytes.error();
+  }
+  const size_t dim = count(t->sizes());
+  SizesType* sizes = allocate_or_report<SizesType>(allocator, dim, name(), "tensor sizes");
+  DimOrderType* dim_order =
+      allocate_or_report<DimOrderType>(allocator, dim, name(), "tensor dim order");
+  StridesType* strides =
+      allocate_or_report<StridesType>(allocator, dim, name(), "tensor strides");
+  TensorImpl* impl = allocate_or_report<TensorImpl>(allocator, 1, name(), "tensor");
+  if (sizes == nullptr || dim_order == nullptr || strides == nullptr || impl == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t d = 0; d < dim; ++d) {
+    sizes[d] = t->sizes()->Get(uint32_t(d));
+    dim_order[d] = t->dim_order() != nullptr ? t->dim_order()->Get(uint32_t(d))
+                                             : DimOrderType(d);
+  }
+
+  void* data = nullptr;
+  const ember_fb::AllocationDetails* alloc = t->allocation_info();
+  if (alloc != nullptr) {
+    const uint64_t offset = uint64_t(alloc->memory_offset_low()) |
+                            uint64_t(alloc->memory_offset_high()) << 32;
+    Result<void*> address = memory_manager_->planned_memory()->get_offset_address(
+        alloc->memory_id() - 1, offset, *nbytes);
+    if (!address.ok()) {
+      append_error_message(" (method '%s' value %zu)", name(), i);
+      return address.error();
+    }
+    data = *address;
+    if (t->data_buffer_idx() > 0) {
+      const ember_fb::ExtraTensorInfo* extra = t->extra_tensor_info();
+      EMBER_RETURN_IF_ERROR(program_->load_mutable_data(
+          extra ? extra->mutable_data_segments_idx() : 0, t->data_buffer_idx(), data,
+          *nbytes));
+    }
+  } else if (t->data_buffer_idx() > 0) {
+    data = const_cast<void*>(program_->constant_data(t->data_buffer_idx()));
+  }
+  new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), dim, sizes, data,
+                        dim_order, strides,
+                        static_cast<ShapeDynamism>(t->shape_dynamism()));
+  values_[i] = EValue(Tensor(impl));
+  return Error::Ok;
+}
+
+Error Method::resolve_operators_and_backends() {
+  MemoryAllocator* allocator = memory_manager_->method_allocator();
+  num_operators_ = count(plan_->operators());
+  kernels_ = allocate_or_report<OpFunction>(allocator, num_operators_, name(), "kernels");
+  const size_t num_delegates = count(plan_->delegates());
+  delegates_ = allocate_or_report<Delegate>(allocator, num_delegates, name(), "delegates");
+  if (kernels_ == nullptr || delegates_ == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  // Collect every missing operator and backend into one message.
+  size_t missing_ops = 0;
+  size_t missing_backends = 0;
+  char list[kMaxErrorMessage];
+  size_t used = 0;
+  list[0] = '\0';
+  for (size_t i = 0; i < num_operators_; ++i) {
+    const ember_fb::Operator* op = plan_->operators()->Get(uint32_t(i));
+    const char* overload = op->overload() ? op->overload()->c_str() : "";
+    kernels_[i] = find_kernel(op->name()->c_str(), overload);
+    if (kernels_[i] == nullptr && used < sizeof(list)) {
+      used += size_t(snprintf(list + used, sizeof(list) - used, "%s%s%s%s",
+                              missing_ops == 0 ? "" : ", ", op->name()->c_str(),
+                              overload[0] ? "." : "", overload));
+    }
+    missing_ops += kernels_[i] == nullptr ? 1 : 0;
+  }
+  char backends[kMaxErrorMessage / 2];
+  size_t backends_used = 0;
+  backends[0] = '\0';
+  for (size_t i = 0; i < num_delegates; ++i) {
+    const char* id = plan_->delegates()->Get(uint32_t(i))->id()->c_str();
+    const BackendInterface* backend = find_backend(id);
+    if ((backend == nullptr || !backend->is_available()) &&
+        backends_used < sizeof(backends)) {
+      backends_used += size_t(snprintf(backends + backends_used,
+                                       sizeof(backends) - backends_used, "%s'%s'%s",
+                                       missing_backends == 0 ? "" : ", ", id,
+                                       backend == nullptr ? "" : " (unavailable)"));
+      ++missing_backends;
+    }
+    new (&delegates_[i]) Delegate{backend, nullptr, FreeableBuffer()};
+    num_delegates_ = i + 1;  // constructed, so the destructor releases it
+  }
+  if (missing_ops == 0 && missing_backends == 0) {
+    return Error::Ok;
+  }
+  clear_error_message();
+  if (missing_backends > 0) {
+    append_error_message("method '%s': %zu backend(s) not registered: %s", name(),
+                         missing_backends, backends);
+  }
+  if (missing_ops > 0) {
+    append_error_message("%smethod '%s': %zu missing operator(s): %s",
+                         missing_backends > 0 ? "; " : "", name(), missing_ops, list);
+  }
+  return missing_ops > 0 ? Error::OperatorMissing : Error::NotFound;
+}
+
+Error Method::init_delegates() {
+  MemoryAllocator* allocator = memory_manager_->method_allocator();
+  for (size_t i = 0; i < num_delegates_; ++i) {
+    const ember_fb::BackendDelegate* d = plan_->delegates()->Get(uint32_t(i));
+    Delegate& delegate = delegates_[i];
+    Result<FreeableBuffer> processed = program_->load_delegate_data(d->processed());
+    if (!processed.ok()) {
+      append_error_message(" (method '%s' delegate %zu '%s')", name(), i,
+                           d->id()->c_str());
+      return processed.error();
+    }
+    delegate.processed = static_cast<FreeableBuffer&&>(*processed);
+    const uint32_t num_specs = count(d->compile_specs());
+    CompileSpec* specs =
+        allocate_or_report<CompileSpec>(allocator, num_specs, name(), "compile specs");
+    if (specs == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
+    for (uint32_t j = 0; j < num_specs; ++j) {
+      const ember_fb::CompileSpec* spec = d->compile_specs()->Get(j);
+      const auto* value = spec->value();
+      specs[j] = CompileSpec{spec->key()->c_str(),
+                             {value ? value->data() : nullptr, value ? value->size() : 0u}};
+    }
+    BackendInitContext context(allocator, program_->named_data(), name());
+    clear_error_message();
+    Result<DelegateHandle*> handle =
+        delegate.backend->init(context, &delegate.processed, {specs, num_specs});
+    if (!handle.ok()) {
+      char cause[kMaxErrorMessage];
+      snprintf(cause, sizeof(cause), "%s", last_error_message());
+      set_error_message("method '%s': delegate %zu ('%s') failed to initialize: %s",
+                        name(), i, d->id()->c_str(),
+                        cause[0] ? cause : error_name(handle.error()));
+      return handle.error();
+    }
+    delegate.handle = *handle;
+    num_delegates_initialized_ = i + 1;
+  }
+  return Error::Ok;
+}
+
+Error Method::parse_chains() {
+  MemoryAllocator* allocator = memory_manager_->method_allocator();
+  num_chains_ = count(plan_->chains());
+  chains_ = allocate_or_report<Chain>(allocator, num_chains_, name(), "chains");
+  if (chains_ == nullptr) {
+    return Error::MemoryAllocationFailed;
+  }
+  for (size_t c = 0; c < num_chains_; ++c) {
+    const auto* instructions = plan_->chains()->Get(uint32_t(c))->instructions();
+    const uint32_t n = count(instructions);
+    Instruction* out =
+        allocate_or_report<Instruction>(allocator, n, name(), "instructions");
+    if (out == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
+    for (uint32_t pc = 0; pc < n; ++pc) {
+      const ember_fb::Instruction* in = instructions->Get(pc);
+      Instruction& ins = out[pc];
+      ins = Instruction{InstructionKind::Free, 0, nullptr, 0, 0, 0};
+      const flatbuffers::Vector<int32_t>* args = nullptr;
+      switch (in->instr_args_type()) {
+        case ember_fb::InstructionArguments::KernelCall:
+          ins.kind = InstructionKind::Kernel;
+          ins.index = uint32_t(in->instr_args_as_KernelCall()->op_index());
+          args = in->instr_args_as_KernelCall()->args();
+          break;
+        case ember_fb::InstructionArguments::DelegateCall:
+          ins.kind = InstructionKind::Delegate;
+          ins.index = uint32_t(in->instr_args_as_DelegateCall()->delegate_index());
+          args = in->instr_args_as_DelegateCall()->args();
+          break;
+        case ember_fb::InstructionArguments::MoveCall:
+          ins.kind = InstructionKind::Move;
+          ins.a = in->instr_args_as_MoveCall()->move_from();
+          ins.b = in->instr_args_as_MoveCall()->move_to();
+          break;
+        case ember_fb::InstructionArguments::JumpFalseCall:
+          ins.kind = InstructionKind::JumpFalse;
+          ins.a = in->instr_args_as_JumpFalseCall()->cond_value_index();
+          ins.b = in->instr_args_as_JumpFalseCall()->destination_instruction();
+          break;
+        case ember_fb::InstructionArguments::FreeCall:
+          ins.kind = InstructionKind::Free;
+          ins.a = in->instr_args_as_FreeCall()->value_index();
+          break;
+        default:
+          set_error_message("method '%s': unexpected instruction kind", name());
+          return Error::Internal;
+      }
+      if (args != nullptr) {
+        ins.num_args = args->size();
+        ins.args = allocate_or_report<EValue*>(allocator, ins.num_args, name(),
+                                               "instruction arguments");
+        if (ins.args == nullptr) {
+          return Error::MemoryAllocationFailed;
+        }
+        for (uint32_t j = 0; j < ins.num_args; ++j) {
+          ins.args[j] = &values_[size_t(args->Get(j))];
+        }
+      }
+    }
+    chains_[c] = Chain{out, n};
+  }
+  return Error::Ok;
+}
+
+}  // namespace ember

@@ -1,0 +1,113 @@
+// Program: a loaded .pte file.
+//
+// Program::load() reads and checks the file head (flatbuffer identifier and
+// the optional extended header), loads the program flatbuffer through the
+// caller's DataLoader, verifies it, and loads the constant segment once.
+// Methods are then loaded on demand with load_method().
+//
+// Verification levels (both never read outside the bytes they were given):
+//   Minimal              header, extended header, the flatbuffer structure
+//                        (flatbuffers Verifier: every table, vector and
+//                        string within bounds) and the segment table. Each
+//                        method's values, instructions and indices are
+//                        checked when that method loads.
+//   InternalConsistency  all of the above, and every method checked now, so
+//                        a bad index anywhere in the file fails the load.
+//
+// Lifetimes: the DataLoader must outlive the Program; the Program must
+// outlive every Method loaded from it. Program is move-only.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/backend/backend.h"
+#include "runtime/core/data_loader.h"
+#include "runtime/core/freeable_buffer.h"
+#include "runtime/core/memory_manager.h"
+#include "runtime/core/result.h"
+#include "runtime/executor/method.h"
+#include "runtime/executor/method_meta.h"
+
+namespace ember_fb {
+struct Program;
+struct ExecutionPlan;
+struct BackendDelegateDataReference;
+}  // namespace ember_fb
+
+namespace ember {
+
+// What the first bytes of a file say it is.
+enum class HeaderStatus {
+  Compatible,     // an ET12 program
+  OtherVersion,   // an ExecuTorch program of a format version we do not read
+  NotAProgram,    // some other file (a bundled program has "BP08")
+  Truncated,      // fewer than 8 bytes
+};
+
+// Classifies a file from its first `size` bytes (8 are enough).
+HeaderStatus check_program_header(const void* data, size_t size);
+
+class Program final {
+ public:
+  enum class Verification : uint8_t { Minimal, InternalConsistency };
+
+  static Result<Program> load(DataLoader* loader,
+                              Verification verification = Verification::Minimal);
+
+  Program(Program&& other) noexcept;
+  Program(const Program&) = delete;
+  Program& operator=(const Program&) = delete;
+  Program& operator=(Program&&) = delete;
+  ~Program() = default;
+
+  size_t num_methods() const;
+  // Name of method `index`; InvalidArgument if out of range.
+  Result<const char*> get_method_name(size_t index) const;
+  // Metadata of a method without loading it; NotFound for an unknown name.
+  Result<MethodMeta> method_meta(const char* method_name) const;
+  // Loads a method. Memory comes from `memory_manager`, which must outlive
+  // the Method. On failure, last_error_message() names the cause (every
+  // missing operator, an unregistered backend, a bad index...).
+  Result<Method> load_method(const char* method_name,
+                             MemoryManager* memory_manager) const;
+
+  // ---- Used by Method while loading; not needed by applications. ----
+  const ember_fb::Program* flatbuffer() const { return program_; }
+  // Constant bytes [offset of buffer `index`, + nbytes), checked earlier.
+  const void* constant_data(uint32_t index) const;
+  // Copies the initial value of a mutable tensor into `dst`.
+  Error load_mutable_data(uint64_t segments_index, uint32_t buffer_index,
+                          void* dst, size_t nbytes) const;
+  // The processed blob of a delegate (inline bytes or a loaded segment).
+  Result<FreeableBuffer> load_delegate_data(
+      const ember_fb::BackendDelegateDataReference* reference) const;
+  // Byte size of segment `index` (validated at load).
+  uint64_t segment_size(size_t index) const;
+  // Size of the constant data backing buffer `index` (segment or inline).
+  bool constant_in_range(uint32_t index, size_t nbytes) const;
+  const NamedDataMap* named_data() const { return &named_data_; }
+
+ private:
+  class ProgramNamedData final : public NamedDataMap {
+   public:
+    Result<FreeableBuffer> get_data(const char* key) const override;
+    const Program* program = nullptr;
+  };
+
+  Program() = default;
+  Error load_constant_segment();
+  Result<FreeableBuffer> load_segment(size_t index, SegmentKind kind) const;
+  const ember_fb::ExecutionPlan* find_plan(const char* name) const;
+
+  DataLoader* loader_ = nullptr;
+  FreeableBuffer program_data_;
+  FreeableBuffer constant_segment_;
+  const ember_fb::Program* program_ = nullptr;
+  uint64_t segment_base_offset_ = 0;
+  bool has_segment_base_ = false;
+  bool uses_constant_segment_ = false;
+  ProgramNamedData named_data_;
+};
+
+}  // namespace ember

@@ -1,0 +1,401 @@
+#include "runtime/executor/program_validation.h"
+
+#include <cinttypes>
+
+#include "runtime/core/error_message.h"
+#include "runtime/core/scalar_type.h"
+#include "runtime/core/tensor.h"
+#include "runtime/executor/program.h"
+#include "schema/program_generated.h"
+
+namespace ember {
+namespace {
+
+using ember_fb::KernelTypes;
+
+// Context for messages: "method 'forward' value 12: ..."
+struct Where {
+  const char* method;
+};
+
+template <typename T>
+flatbuffers::uoffset_t count(const flatbuffers::Vector<T>* v) {
+  return v == nullptr ? 0 : v->size();
+}
+
+bool index_ok(int64_t index, size_t n) { return index >= 0 && uint64_t(index) < n; }
+
+KernelTypes value_type(const ember_fb::ExecutionPlan* plan, int64_t index) {
+  const ember_fb::EValue* v = plan->values()->Get(flatbuffers::uoffset_t(index));
+  return v == nullptr ? KernelTypes::NONE : v->val_type();
+}
+
+Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* plan,
+                      const char* method, size_t i, const ember_fb::Tensor* t) {
+  Result<size_t> nbytes = serialized_tensor_nbytes(t, method, i);
+  if (!nbytes.ok()) {
+    return nbytes.error();
+  }
+  const ember_fb::Program* fb = program.flatbuffer();
+  const size_t dim = count(t->sizes());
+  if (t->dim_order() != nullptr) {
+    EMBER_CHECK_OR_RETURN(
+        t->dim_order()->size() == dim &&
+            is_valid_dim_order({t->dim_order()->data(), dim}),
+        Error::InvalidProgram,
+        "method '%s' value %zu: dim_order is not a permutation of its %zu dims",
+        method, i, dim);
+  }
+  EMBER_CHECK_OR_RETURN(t->storage_offset() == 0, Error::NotSupported,
+                        "method '%s' value %zu: storage_offset %d is not "
+                        "supported (must be 0)",
+                        method, i, t->storage_offset());
+  const int dynamism = int(t->shape_dynamism());
+  EMBER_CHECK_OR_RETURN(dynamism >= 0 && dynamism <= 2, Error::InvalidProgram,
+                        "method '%s' value %zu: unknown shape_dynamism %d",
+                        method, i, dynamism);
+  const ember_fb::ExtraTensorInfo* extra = t->extra_tensor_info();
+  EMBER_CHECK_OR_RETURN(
+      extra == nullptr || extra->location() != ember_fb::TensorDataLocation::EXTERNAL,
+      Error::NotSupported,
+      "method '%s' value %zu: tensor data is external (key '%s'); external "
+      "data files are not supported",
+      method, i,
+      extra != nullptr && extra->fully_qualified_name() != nullptr
+          ? extra->fully_qualified_name()->c_str()
+          : "");
+
+  const ember_fb::AllocationDetails* alloc = t->allocation_info();
+  const uint32_t buffer_index = t->data_buffer_idx();
+  if (alloc != nullptr) {
+    const auto* sizes = plan->non_const_buffer_sizes();
+    const uint32_t id = alloc->memory_id();
+    EMBER_CHECK_OR_RETURN(id >= 1 && id < count(sizes), Error::InvalidProgram,
+                          "method '%s' value %zu: memory_id %u out of range "
+                          "(planned buffer ids are 1..%d)",
+                          method, i, id, int(count(sizes)) - 1);
+    const uint64_t offset =
+        uint64_t(alloc->memory_offset_low()) | uint64_t(alloc->memory_offset_high()) << 32;
+    const int64_t buffer_size = sizes->Get(id);
+    EMBER_CHECK_OR_RETURN(
+        buffer_size >= 0 && offset <= uint64_t(buffer_size) &&
+            *nbytes <= uint64_t(buffer_size) - offset,
+        Error::InvalidProgram,
+        "method '%s' value %zu: planned slot [%" PRIu64 ", +%zu) overruns "
+        "planned buffer %u of %" PRId64 " bytes",
+        method, i, offset, *nbytes, id, buffer_size);
+    if (buffer_index > 0) {
+      const uint64_t seg_list =
+          extra != nullptr ? extra->mutable_data_segments_idx() : 0;
+      const auto* mds = fb->mutable_data_segments();
+      EMBER_CHECK_OR_RETURN(
+          mds != nullptr && seg_list < mds->size() && mds->Get(seg_list) != nullptr,
+          Error::InvalidProgram,
+          "method '%s' value %zu: initial value in mutable_data_segments[%" PRIu64
+          "], which does not exist (%u entries)",
+          method, i, seg_list, count(mds));
+      const ember_fb::SubsegmentOffsets* sub = mds->Get(flatbuffers::uoffset_t(seg_list));
+      EMBER_CHECK_OR_RETURN(
+          fb->segments() != nullptr && sub->segment_index() < fb->segments()->size(),
+          Error::InvalidProgram,
+          "method '%s' value %zu: mutable data segment index %u out of range",
+          method, i, sub->segment_index());
+      EMBER_CHECK_OR_RETURN(
+          buffer_index < count(sub->offsets()), Error::InvalidProgram,
+          "method '%s' value %zu: mutable data offset index %u out of range "
+          "(%u offsets)",
+          method, i, buffer_index, count(sub->offsets()));
+      const uint64_t seg_size = program.segment_size(sub->segment_index());
+      const uint64_t data_offset = sub->offsets()->Get(buffer_index);
+      EMBER_CHECK_OR_RETURN(
+          data_offset <= seg_size && *nbytes <= seg_size - data_offset,
+          Error::InvalidProgram,
+          "method '%s' value %zu: initial value [%" PRIu64 ", +%zu) overruns "
+          "segment %u of %" PRIu64 " bytes",
+          method, i, data_offset, *nbytes, sub->segment_index(), seg_size);
+    }
+  } else if (buffer_index > 0) {
+    EMBER_CHECK_OR_RETURN(program.constant_in_range(buffer_index, *nbytes),
+                          Error::InvalidProgram,
+                          "method '%s' value %zu: constant buffer %u (%zu "
+                          "bytes) is missing or outside the constant data",
+                          method, i, buffer_index, *nbytes);
+  }
+  return Error::Ok;
+}
+
+Error validate_value(const Program& program, const ember_fb::ExecutionPlan* plan,
+                     const char* method, size_t i) {
+  const size_t n = count(plan->values());
+  const ember_fb::EValue* value = plan->values()->Get(flatbuffers::uoffset_t(i));
+  EMBER_CHECK_OR_RETURN(value != nullptr && value->val_type() != KernelTypes::NONE,
+                        Error::InvalidProgram,
+                        "method '%s' value %zu has no type", method, i);
+  switch (value->val_type()) {
+    case KernelTypes::Null:
+    case KernelTypes::Int:
+    case KernelTypes::Bool:
+    case KernelTypes::Double:
+    case KernelTypes::String:
+    case KernelTypes::DoubleList:
+    case KernelTypes::BoolList:
+      return Error::Ok;
+    case KernelTypes::Tensor:
+      return validate_tensor(program, plan, method, i, value->val_as_Tensor());
+    case KernelTypes::IntList: {
+      const auto* items = value->val_as_IntList()->items();
+      for (flatbuffers::uoffset_t j = 0; j < count(items); ++j) {
+        const int64_t item = items->Get(j);
+        EMBER_CHECK_OR_RETURN(
+            index_ok(item, n) && value_type(plan, item) == KernelTypes::Int,
+            Error::InvalidProgram,
+            "method '%s' value %zu (IntList) item %u: %" PRId64
+            " is not the index of an Int value",
+            method, i, j, item);
+      }
+      return Error::Ok;
+    }
+    case KernelTypes::TensorList: {
+      const auto* items = value->val_as_TensorList()->items();
+      for (flatbuffers::uoffset_t j = 0; j < count(items); ++j) {
+        const int32_t item = items->Get(j);
+        EMBER_CHECK_OR_RETURN(
+            index_ok(item, n) && value_type(plan, item) == KernelTypes::Tensor,
+            Error::InvalidProgram,
+            "method '%s' value %zu (TensorList) item %u: %d is not the index "
+            "of a Tensor value",
+            method, i, j, item);
+      }
+      return Error::Ok;
+    }
+    case KernelTypes::OptionalTensorList: {
+      const auto* items = value->val_as_OptionalTensorList()->items();
+      for (flatbuffers::uoffset_t j = 0; j < count(items); ++j) {
+        const int32_t item = items->Get(j);
+        EMBER_CHECK_OR_RETURN(
+            item == -1 || (index_ok(item, n) &&
+                           (value_type(plan, item) == KernelTypes::Tensor ||
+                            value_type(plan, item) == KernelTypes::Null)),
+            Error::InvalidProgram,
+            "method '%s' value %zu (OptionalTensorList) item %u: %d is not "
+            "the index of a Tensor or None value",
+            method, i, j, item);
+      }
+      return Error::Ok;
+    }
+    default:
+      set_error_message("method '%s' value %zu has unknown type %d", method, i,
+                        int(value->val_type()));
+      return Error::InvalidProgram;
+  }
+}
+
+Error validate_args(const flatbuffers::Vector<int32_t>* args, size_t n,
+                    const char* method, size_t chain, size_t pc) {
+  for (flatbuffers::uoffset_t j = 0; j < count(args); ++j) {
+    EMBER_CHECK_OR_RETURN(index_ok(args->Get(j), n), Error::InvalidProgram,
+                          "method '%s' chain %zu instruction %zu: argument %u "
+                          "is value %d, out of range (%zu values)",
+                          method, chain, pc, j, args->Get(j), n);
+  }
+  return Error::Ok;
+}
+
+Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* method,
+                           size_t chain, size_t pc, size_t num_instructions,
+                           const ember_fb::Instruction* instruction) {
+  const size_t n = count(plan->values());
+  EMBER_CHECK_OR_RETURN(
+      instruction != nullptr &&
+          instruction->instr_args_type() != ember_fb::InstructionArguments::NONE,
+      Error::InvalidProgram, "method '%s' chain %zu instruction %zu is empty",
+      method, chain, pc);
+  switch (instruction->instr_args_type()) {
+    case ember_fb::InstructionArguments::KernelCall: {
+      const ember_fb::KernelCall* call = instruction->instr_args_as_KernelCall();
+      EMBER_CHECK_OR_RETURN(index_ok(call->op_index(), count(plan->operators())),
+                            Error::InvalidProgram,
+                            "method '%s' chain %zu instruction %zu: operator "
+                            "index %d out of range (%u operators)",
+                            method, chain, pc, call->op_index(),
+                            count(plan->operators()));
+      return validate_args(call->args(), n, method, chain, pc);
+    }
+    case ember_fb::InstructionArguments::DelegateCall: {
+      const ember_fb::DelegateCall* call = instruction->instr_args_as_DelegateCall();
+      EMBER_CHECK_OR_RETURN(index_ok(call->delegate_index(), count(plan->delegates())),
+                            Error::InvalidProgram,
+                            "method '%s' chain %zu instruction %zu: delegate "
+                            "index %d out of range (%u delegates)",
+                            method, chain, pc, call->delegate_index(),
+                            count(plan->delegates()));
+      return validate_args(call->args(), n, method, chain, pc);
+    }
+    case ember_fb::InstructionArguments::MoveCall: {
+      const ember_fb::MoveCall* move = instruction->instr_args_as_MoveCall();
+      EMBER_CHECK_OR_RETURN(
+          index_ok(move->move_from(), n) && index_ok(move->move_to(), n),
+          Error::InvalidProgram,
+          "method '%s' chain %zu instruction %zu: move %d -> %d out of range "
+          "(%zu values)",
+          method, chain, pc, move->move_from(), move->move_to(), n);
+      // Values never change type at run time; a move between types would.
+      EMBER_CHECK_OR_RETURN(
+          value_type(plan, move->move_from()) == value_type(plan, move->move_to()),
+          Error::InvalidProgram,
+          "method '%s' chain %zu instruction %zu: move between values of "
+          "different types (%d -> %d)",
+          method, chain, pc, move->move_from(), move->move_to());
+      return Error::Ok;
+    }
+    case ember_fb::InstructionArguments::JumpFalseCall: {
+      const ember_fb::JumpFalseCall* jump = instruction->instr_args_as_JumpFalseCall();
+      const int32_t cond = jump->cond_value_index();
+      EMBER_CHECK_OR_RETURN(
+          index_ok(cond, n) && (value_type(plan, cond) == KernelTypes::Bool ||
+                                value_type(plan, cond) == KernelTypes::Tensor),
+          Error::InvalidProgram,
+          "method '%s' chain %zu instruction %zu: jump condition %d is not a "
+          "Bool or Tensor value",
+          method, chain, pc, cond);
+      EMBER_CHECK_OR_RETURN(index_ok(jump->destination_instruction(), num_instructions),
+                            Error::InvalidProgram,
+                            "method '%s' chain %zu instruction %zu: jump to "
+                            "instruction %d, which does not exist (%zu "
+                            "instructions)",
+                            method, chain, pc, jump->destination_instruction(),
+                            num_instructions);
+      return Error::Ok;
+    }
+    case ember_fb::InstructionArguments::FreeCall: {
+      const int32_t v = instruction->instr_args_as_FreeCall()->value_index();
+      EMBER_CHECK_OR_RETURN(index_ok(v, n) && value_type(plan, v) == KernelTypes::Tensor,
+                            Error::InvalidProgram,
+                            "method '%s' chain %zu instruction %zu: free of "
+                            "value %d, which is not a Tensor",
+                            method, chain, pc, v);
+      return Error::Ok;
+    }
+    default:
+      set_error_message("method '%s' chain %zu instruction %zu has unknown "
+                        "kind %d",
+                        method, chain, pc, int(instruction->instr_args_type()));
+      return Error::InvalidProgram;
+  }
+}
+
+Error validate_delegates(const Program& program, const ember_fb::ExecutionPlan* plan,
+                         const char* method) {
+  const ember_fb::Program* fb = program.flatbuffer();
+  for (flatbuffers::uoffset_t i = 0; i < count(plan->delegates()); ++i) {
+    const ember_fb::BackendDelegate* d = plan->delegates()->Get(i);
+    EMBER_CHECK_OR_RETURN(d != nullptr && d->id() != nullptr && d->processed() != nullptr,
+                          Error::InvalidProgram,
+                          "method '%s' delegate %u has no id or no data", method, i);
+    const ember_fb::BackendDelegateDataReference* ref = d->processed();
+    if (ref->location() == ember_fb::DataLocation::INLINE) {
+      EMBER_CHECK_OR_RETURN(ref->index() < count(fb->backend_delegate_data()) &&
+                                fb->backend_delegate_data()->Get(ref->index()) != nullptr,
+                            Error::InvalidProgram,
+                            "method '%s' delegate %u (%s): inline data index %u "
+                            "out of range (%u entries)",
+                            method, i, d->id()->c_str(), ref->index(),
+                            count(fb->backend_delegate_data()));
+    } else if (ref->location() == ember_fb::DataLocation::SEGMENT) {
+      EMBER_CHECK_OR_RETURN(ref->index() < count(fb->segments()), Error::InvalidProgram,
+                            "method '%s' delegate %u (%s): segment index %u out "
+                            "of range (%u segments)",
+                            method, i, d->id()->c_str(), ref->index(),
+                            count(fb->segments()));
+    } else {
+      set_error_message("method '%s' delegate %u: unknown data location %d", method,
+                        i, int(ref->location()));
+      return Error::InvalidProgram;
+    }
+    for (flatbuffers::uoffset_t j = 0; j < count(d->compile_specs()); ++j) {
+      const ember_fb::CompileSpec* spec = d->compile_specs()->Get(j);
+      EMBER_CHECK_OR_RETURN(spec != nullptr && spec->key() != nullptr,
+                            Error::InvalidProgram,
+                            "method '%s' delegate %u: compile spec %u has no key",
+                            method, i, j);
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Result<size_t> serialized_tensor_nbytes(const ember_fb::Tensor* t, const char* method,
+                                        size_t i) {
+  EMBER_CHECK_OR_RETURN(is_valid_scalar_type(int(t->scalar_type())),
+                        Error::InvalidProgram,
+                        "method '%s' value %zu: unknown scalar type %d", method, i,
+                        int(t->scalar_type()));
+  const size_t dim = count(t->sizes());
+  EMBER_CHECK_OR_RETURN(dim <= kMaxTensorDim, Error::InvalidProgram,
+                        "method '%s' value %zu: %zu dims, at most %zu supported",
+                        method, i, dim, kMaxTensorDim);
+  size_t nbytes = element_size(static_cast<ScalarType>(t->scalar_type()));
+  for (size_t d = 0; d < dim; ++d) {
+    const int32_t s = t->sizes()->Get(flatbuffers::uoffset_t(d));
+    EMBER_CHECK_OR_RETURN(s >= 0, Error::InvalidProgram,
+                          "method '%s' value %zu: negative size %d at dim %zu",
+                          method, i, s, d);
+    EMBER_CHECK_OR_RETURN(!__builtin_mul_overflow(nbytes, size_t(s), &nbytes) &&
+                              nbytes <= (size_t(1) << 48),
+                          Error::InvalidProgram,
+                          "method '%s' value %zu: tensor byte size overflows",
+                          method, i);
+  }
+  return nbytes;
+}
+
+Error validate_execution_plan(const Program& program,
+                              const ember_fb::ExecutionPlan* plan) {
+  EMBER_CHECK_OR_RETURN(plan != nullptr && plan->name() != nullptr,
+                        Error::InvalidProgram, "execution plan without a name");
+  const char* method = plan->name()->c_str();
+  const size_t n = count(plan->values());
+
+  for (flatbuffers::uoffset_t i = 0; i < count(plan->non_const_buffer_sizes()); ++i) {
+    EMBER_CHECK_OR_RETURN(plan->non_const_buffer_sizes()->Get(i) >= 0,
+                          Error::InvalidProgram,
+                          "method '%s': planned buffer %u has negative size %" PRId64,
+                          method, i, plan->non_const_buffer_sizes()->Get(i));
+  }
+  for (size_t i = 0; i < n; ++i) {
+    EMBER_RETURN_IF_ERROR(validate_value(program, plan, method, i));
+  }
+  for (flatbuffers::uoffset_t i = 0; i < count(plan->inputs()); ++i) {
+    EMBER_CHECK_OR_RETURN(index_ok(plan->inputs()->Get(i), n), Error::InvalidProgram,
+                          "method '%s' input %u is value %d, out of range (%zu "
+                          "values)",
+                          method, i, plan->inputs()->Get(i), n);
+  }
+  for (flatbuffers::uoffset_t i = 0; i < count(plan->outputs()); ++i) {
+    EMBER_CHECK_OR_RETURN(index_ok(plan->outputs()->Get(i), n), Error::InvalidProgram,
+                          "method '%s' output %u is value %d, out of range (%zu "
+                          "values)",
+                          method, i, plan->outputs()->Get(i), n);
+  }
+  for (flatbuffers::uoffset_t i = 0; i < count(plan->operators()); ++i) {
+    const ember_fb::Operator* op = plan->operators()->Get(i);
+    EMBER_CHECK_OR_RETURN(op != nullptr && op->name() != nullptr, Error::InvalidProgram,
+                          "method '%s' operator %u has no name", method, i);
+  }
+  EMBER_RETURN_IF_ERROR(validate_delegates(program, plan, method));
+  for (flatbuffers::uoffset_t c = 0; c < count(plan->chains()); ++c) {
+    const ember_fb::Chain* chain = plan->chains()->Get(c);
+    EMBER_CHECK_OR_RETURN(chain != nullptr, Error::InvalidProgram,
+                          "method '%s' chain %u is null", method, c);
+    const size_t num_instructions = count(chain->instructions());
+    for (size_t pc = 0; pc < num_instructions; ++pc) {
+      EMBER_RETURN_IF_ERROR(validate_instruction(
+          plan, method, c, pc, num_instructions,
+          chain->instructions()->Get(flatbuffers::uoffset_t(pc))));
+    }
+  }
+  return Error::Ok;
+}
+
+}  // namespace ember
