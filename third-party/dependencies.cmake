@@ -6,6 +6,8 @@ find_path(EMBER_FLATBUFFERS_INCLUDE flatbuffers/flatbuffers.h REQUIRED)
 
 # executor_runner's command line.
 find_package(gflags REQUIRED)
+# executor_runner's --report (Debian's nlohmann-json3-dev, header only).
+find_package(nlohmann_json REQUIRED)
 
 if(EMBER_BUILD_TESTS)
   find_package(GTest REQUIRED)

@@ -1,80 +1,353 @@
-// executor_runner: loads a .pte, fills every input with ones (upstream's
-// default), executes a method and prints its outputs. Exits non-zero with
-// the error's message when anything fails.
+// executor_runner: runs a .pte or verifies a .bpte.
 //
-// Command line parsing uses gflags (Debian's libgflags-dev): it is what the
-// upstream runner uses, so the flag names and syntax carry over.
+//   executor_runner --model_path=model.pte [--inputs=a.npy,b.bin,3]
+//   executor_runner --model_path=model.bpte [--testset_idx=N] [--report=r.json]
+//
+// The file kind is detected from its content (identifier "BP08"), not its
+// extension. A .pte runs with inputs from --inputs, or ones (upstream's
+// default). A .bpte runs every test case (or --testset_idx) of every method
+// that has test cases (or --method_name), and compares the outputs with the
+// bundled expected outputs (rules: bundled_program/bundled_program.h).
+// --inputs with a .bpte runs those inputs instead, without verification.
+//
+// Prints a verification table and timings (program load, method load, and
+// min/median per execution) on stdout. Exit status 0 only when everything
+// ran and every verified output passed; otherwise 1 (2 for bad flags) with
+// one "error: ..." line on stderr naming the cause.
+//
+// Command line parsing uses gflags (Debian's libgflags-dev), like the
+// upstream runner, so flag names and syntax carry over.
 #include <gflags/gflags.h>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstring>
+#include <functional>
+#include <memory>
 #include <string>
+#include <vector>
 
+#include "bundled_program/bundled_program.h"
+#include "examples/executor_runner/runner_inputs.h"
+#include "examples/executor_runner/runner_report.h"
+#include "extension/data_loader/buffer_data_loader.h"
+#include "extension/data_loader/file_data_loader.h"
+#include "extension/data_loader/mmap_data_loader.h"
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
 
-DEFINE_string(model_path, "model.pte", "Program file (.pte) to run.");
-DEFINE_string(method_name, "forward", "Method to execute.");
-DEFINE_int32(num_executions, 1, "Times to execute the method.");
+DEFINE_string(model_path, "model.pte", "Program (.pte) or bundled program (.bpte) to run.");
+DEFINE_string(method_name, "forward",
+              "Method to execute. Default: every method with test cases for a "
+              ".bpte, forward for a .pte.");
+DEFINE_int32(testset_idx, -1, "Bundled test case to run (default: all of them).");
+DEFINE_double(rtol, ember::kDefaultBundledRtol, "Relative tolerance for verification.");
+DEFINE_double(atol, ember::kDefaultBundledAtol, "Absolute tolerance for verification.");
+DEFINE_string(inputs, "",
+              "Comma-separated method inputs: .npy files (dtype and shape checked), "
+              ".bin files (raw bytes, size checked), or scalar literals.");
+DEFINE_string(output_file, "",
+              "Write outputs as .npy: PREFIX-<i>.npy for a single run, else "
+              "PREFIX-<method>-<case>-<i>.npy (<case> is the test case or 'inputs').");
+DEFINE_int32(num_executions, 1, "Times to execute each method / test case.");
+DEFINE_int32(threads, 0,
+             "Worker threads for threaded kernels and backends (0: their default). "
+             "Stored for them; the portable kernels are single-threaded.");
+DEFINE_string(report, "", "Write the verification report as JSON to this file.");
 DEFINE_string(loader, "mmap", "Data loader: mmap, file or buffer.");
 DEFINE_bool(full_verification, false,
             "Verify the whole program at load (InternalConsistency).");
 
 namespace {
 
-int fail(const char* what, ember::Error error) {
-  const char* message = ember::last_error_message();
-  fprintf(stderr, "error: %s: %s%s%s\n", what, ember::error_name(error),
-          message[0] ? ": " : "", message);
+using namespace ember;
+using Clock = std::chrono::steady_clock;
+
+// Threads requested with --threads, for backends that read it.
+int g_threads = 0;
+
+double ms_since(Clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+}
+
+std::string error_text(const std::string& what, Error error) {
+  const char* message = last_error_message();
+  return what + ": " + error_name(error) + (message[0] ? ": " : "") + message;
+}
+
+int fail(const std::string& line) {
+  fprintf(stderr, "error: %s\n", line.c_str());
   return 1;
+}
+
+// The whole model file, kept alive (with its loader) while the program
+// runs from it.
+struct ModelBytes {
+  std::unique_ptr<DataLoader> loader;
+  FreeableBuffer bytes;
+};
+
+Result<ModelBytes> load_file(const std::string& path, const std::string& kind) {
+  ModelBytes m;
+  if (kind == "mmap") {
+    Result<MmapDataLoader> l = MmapDataLoader::from(path.c_str());
+    if (!l.ok()) return l.error();
+    m.loader = std::make_unique<MmapDataLoader>(std::move(*l));
+  } else {
+    // file and buffer both read the bytes into aligned memory.
+    Result<FileDataLoader> l = FileDataLoader::from(path.c_str(), kBundledProgramAlignment);
+    if (!l.ok()) return l.error();
+    m.loader = std::make_unique<FileDataLoader>(std::move(*l));
+  }
+  Result<size_t> size = m.loader->size();
+  if (!size.ok()) return size.error();
+  Result<FreeableBuffer> bytes = m.loader->load(0, *size, SegmentKind::Program);
+  if (!bytes.ok()) return bytes.error();
+  m.bytes = std::move(*bytes);
+  return m;
+}
+
+struct Options {
+  std::vector<std::string> methods;
+  std::vector<std::string> inputs;
+  bool bundled = false;
+};
+
+// Runs `method` num_executions times, timing each execute() alone.
+// Inputs are set again before every execution (`set_inputs`, untimed):
+// memory planning may let an output overwrite an input's buffer.
+Error execute_timed(Method& method, runner::CaseResult& c,
+                    const std::function<Error()>& set_inputs) {
+  for (int i = 0; i < FLAGS_num_executions; ++i) {
+    EMBER_RETURN_IF_ERROR(set_inputs());
+    const auto start = Clock::now();
+    const Error err = method.execute();
+    c.execute_ms.push_back(ms_since(start));
+    if (err != Error::Ok) return err;
+  }
+  return Error::Ok;
+}
+
+std::string output_path(const std::string& method, const std::string& run, size_t i,
+                        bool single) {
+  if (single) return FLAGS_output_file + "-" + std::to_string(i) + ".npy";
+  return FLAGS_output_file + "-" + method + "-" + run + "-" + std::to_string(i) + ".npy";
+}
+
+Error write_outputs(const Method& method, const std::string& run, bool single) {
+  if (FLAGS_output_file.empty()) return Error::Ok;
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    EMBER_RETURN_IF_ERROR(
+        runner::write_output_npy(method, i, output_path(method.name(), run, i, single)));
+  }
+  return Error::Ok;
+}
+
+int check_flags() {
+  if (FLAGS_loader != "mmap" && FLAGS_loader != "file" && FLAGS_loader != "buffer") {
+    fprintf(stderr, "error: --loader must be mmap, file or buffer\n");
+    return 2;
+  }
+  if (FLAGS_num_executions < 1) {
+    fprintf(stderr, "error: --num_executions must be at least 1\n");
+    return 2;
+  }
+  if (FLAGS_threads < 0) {
+    fprintf(stderr, "error: --threads must not be negative\n");
+    return 2;
+  }
+  if (!(FLAGS_rtol >= 0.0) || !(FLAGS_atol >= 0.0)) {
+    fprintf(stderr, "error: --rtol and --atol must be non-negative numbers\n");
+    return 2;
+  }
+  return 0;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  gflags::SetUsageMessage("executor_runner --model_path=model.pte [--method_name=forward]");
+  gflags::SetUsageMessage(
+      "executor_runner --model_path=model.pte|model.bpte [--method_name=forward] "
+      "[--inputs=a.npy,b.bin] [--testset_idx=N] [--report=report.json]");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  using namespace ember;
+  if (const int bad = check_flags()) return bad;
+  g_threads = FLAGS_threads;
 
-  Module::LoadMode mode = Module::LoadMode::Mmap;
-  if (FLAGS_loader == "file") {
-    mode = Module::LoadMode::File;
-  } else if (FLAGS_loader == "buffer") {
-    mode = Module::LoadMode::Buffer;
-  } else if (FLAGS_loader != "mmap") {
-    fprintf(stderr, "error: --loader must be mmap, file or buffer\n");
-    return 2;
+  // The file kind, from its first bytes.
+  uint8_t head[8] = {};
+  {
+    FILE* f = fopen(FLAGS_model_path.c_str(), "rb");
+    if (f == nullptr) {
+      return fail("cannot open model '" + FLAGS_model_path + "': " + strerror(errno));
+    }
+    const size_t got = fread(head, 1, sizeof(head), f);
+    fclose(f);
+    if (got < sizeof(head)) {
+      return fail("model '" + FLAGS_model_path + "' is too small to be a program (" +
+                  std::to_string(got) + " bytes)");
+    }
+  }
+  runner::RunSummary summary;
+  summary.model_path = FLAGS_model_path;
+  summary.bundled = is_bundled_program(head, sizeof(head));
+  summary.rtol = FLAGS_rtol;
+  summary.atol = FLAGS_atol;
+  summary.threads = g_threads;
+  if (FLAGS_testset_idx >= 0 && !summary.bundled) {
+    return fail("--testset_idx needs a bundled program (.bpte); '" + FLAGS_model_path +
+                "' is a plain program");
   }
   const auto verification = FLAGS_full_verification
                                 ? Program::Verification::InternalConsistency
                                 : Program::Verification::Minimal;
-  const auto load_start = std::chrono::steady_clock::now();
-  Result<std::unique_ptr<Module>> module = Module::load(FLAGS_model_path, mode, verification);
-  if (!module.ok()) {
-    return fail(("loading " + FLAGS_model_path).c_str(), module.error());
-  }
-  Result<Method*> method = (*module)->method(FLAGS_method_name);
-  if (!method.ok()) {
-    return fail(("loading method '" + FLAGS_method_name + "'").c_str(), method.error());
-  }
-  const double load_ms = std::chrono::duration<double, std::milli>(
-                             std::chrono::steady_clock::now() - load_start)
-                             .count();
-  printf("Loaded %s, method '%s' in %.3f ms\n", FLAGS_model_path.c_str(),
-         FLAGS_method_name.c_str(), load_ms);
 
-  Result<InputBuffers> inputs = prepare_input_tensors(**method);
-  if (!inputs.ok()) {
-    return fail("preparing inputs", inputs.error());
+  // Load the program (from inside the bundle for a .bpte).
+  const auto load_start = Clock::now();
+  ModelBytes file;
+  std::unique_ptr<BundledProgram> bundle;
+  if (summary.bundled) {
+    Result<ModelBytes> bytes = load_file(FLAGS_model_path, FLAGS_loader);
+    if (!bytes.ok()) return fail(error_text("reading " + FLAGS_model_path, bytes.error()));
+    file = std::move(*bytes);
+    Result<BundledProgram> b = BundledProgram::from(file.bytes.data(), file.bytes.size());
+    if (!b.ok()) return fail(error_text("reading bundle " + FLAGS_model_path, b.error()));
+    bundle = std::make_unique<BundledProgram>(*b);
   }
-  for (int i = 0; i < FLAGS_num_executions; ++i) {
-    const Error err = (*method)->execute();
-    if (err != Error::Ok) {
-      return fail("execute", err);
+  const Module::LoadMode mode = FLAGS_loader == "file"     ? Module::LoadMode::File
+                                : FLAGS_loader == "buffer" ? Module::LoadMode::Buffer
+                                                           : Module::LoadMode::Mmap;
+  // The embedded program's segment offsets are relative to its own bytes.
+  Result<std::unique_ptr<Module>> module =
+      bundle != nullptr ? Module::load(std::make_unique<BufferDataLoader>(
+                                           bundle->program_data(), bundle->program_size()),
+                                       verification)
+                        : Module::load(FLAGS_model_path, mode, verification);
+  if (!module.ok()) return fail(error_text("loading " + FLAGS_model_path, module.error()));
+  summary.program_load_ms = ms_since(load_start);
+
+  // Which methods, which inputs.
+  Options opt;
+  opt.inputs = runner::split_list(FLAGS_inputs, ',');
+  const bool method_given = !gflags::GetCommandLineFlagInfoOrDie("method_name").is_default;
+  if (method_given || !summary.bundled) {
+    opt.methods.push_back(FLAGS_method_name);
+  } else {
+    for (size_t s = 0; s < bundle->num_method_suites(); ++s) {
+      opt.methods.push_back(bundle->suite_method_name(s));
+    }
+    if (opt.methods.empty()) {
+      return fail("bundle '" + FLAGS_model_path + "' has no test suites");
     }
   }
-  printf("Executed '%s' %d time(s)\n", FLAGS_method_name.c_str(), FLAGS_num_executions);
-  print_outputs(**method, stdout);
+  const bool use_bundle_inputs = summary.bundled && opt.inputs.empty();
+
+  // Count the runs, to name output files.
+  size_t total_runs = 0;
+  for (const std::string& name : opt.methods) {
+    if (!use_bundle_inputs) {
+      ++total_runs;
+    } else if (FLAGS_testset_idx >= 0) {
+      ++total_runs;
+    } else {
+      Result<size_t> n = bundle->num_test_cases(name.c_str());
+      total_runs += n.ok() ? *n : 1;
+    }
+  }
+  const bool single = total_runs == 1;
+
+  size_t failed_outputs = 0, total_outputs = 0;
+  std::string first_failure;
+  for (const std::string& name : opt.methods) {
+    const auto method_start = Clock::now();
+    Result<Method*> method = (*module)->method(name);
+    if (!method.ok()) {
+      return fail(error_text("loading method '" + name + "'", method.error()));
+    }
+    summary.method_load_ms.emplace_back(name, ms_since(method_start));
+    Method& m = **method;
+
+    if (!use_bundle_inputs) {
+      runner::CaseResult c;
+      c.method = name;
+      runner::CommandLineInputs cli_inputs;
+      if (!opt.inputs.empty()) {
+        const Error err = cli_inputs.set(m, opt.inputs);
+        if (err != Error::Ok) return fail(error_text("--inputs for '" + name + "'", err));
+      }
+      InputBuffers ones;
+      const Error err = execute_timed(m, c, [&]() -> Error {
+        if (!opt.inputs.empty()) return cli_inputs.reapply(m);
+        Result<InputBuffers> filled = prepare_input_tensors(m);
+        if (!filled.ok()) return filled.error();
+        ones = std::move(*filled);
+        return Error::Ok;
+      });
+      if (err != Error::Ok) return fail(error_text("executing '" + name + "'", err));
+      printf("Method '%s' outputs:\n", name.c_str());
+      print_outputs(m, stdout);
+      const Error werr = write_outputs(m, "inputs", single);
+      if (werr != Error::Ok) return fail(error_text("writing outputs", werr));
+      summary.cases.push_back(std::move(c));
+      continue;
+    }
+
+    Result<size_t> num_cases = bundle->num_test_cases(name.c_str());
+    if (!num_cases.ok()) {
+      return fail(error_text("method '" + name + "'", num_cases.error()));
+    }
+    size_t first = 0, last = *num_cases;
+    if (FLAGS_testset_idx >= 0) {
+      first = size_t(FLAGS_testset_idx);
+      last = first + 1;
+    }
+    for (size_t k = first; k < last; ++k) {
+      runner::CaseResult c;
+      c.method = name;
+      c.testset_index = int64_t(k);
+      Error err = load_bundled_input(m, *bundle, k);
+      if (err != Error::Ok) {
+        return fail(error_text("loading test case " + std::to_string(k) + " of '" + name + "'",
+                               err));
+      }
+      err = execute_timed(m, c, [&]() { return load_bundled_input(m, *bundle, k); });
+      if (err != Error::Ok) {
+        return fail(error_text("executing '" + name + "' test case " + std::to_string(k),
+                               err));
+      }
+      c.outputs.resize(m.outputs_size());
+      err = verify_method_outputs(m, *bundle, k, FLAGS_rtol, FLAGS_atol, c.outputs.data(),
+                                  c.outputs.size());
+      if (err != Error::Ok && err != Error::NotFound) {
+        return fail(error_text("verifying '" + name + "' test case " + std::to_string(k),
+                               err));
+      }
+      c.verified = true;
+      c.passed = err == Error::Ok;
+      total_outputs += c.outputs.size();
+      for (const OutputReport& r : c.outputs) failed_outputs += r.passed ? 0 : 1;
+      if (!c.passed && first_failure.empty()) first_failure = last_error_message();
+      const Error werr = write_outputs(m, std::to_string(k), single);
+      if (werr != Error::Ok) return fail(error_text("writing outputs", werr));
+      summary.cases.push_back(std::move(c));
+    }
+  }
+
+  runner::print_summary(summary, stdout);
+  if (!FLAGS_report.empty()) {
+    const Error err = runner::write_json_report(summary, FLAGS_report);
+    if (err != Error::Ok) return fail(error_text("--report", err));
+    printf("Report written to %s\n", FLAGS_report.c_str());
+  }
+  if (failed_outputs != 0) {
+    return fail("verification failed: " + std::to_string(failed_outputs) + " of " +
+                std::to_string(total_outputs) + " outputs outside tolerance; first: " +
+                first_failure);
+  }
+  if (total_outputs != 0) {
+    printf("All %zu outputs of %zu test case(s) verified.\n", total_outputs,
+           summary.cases.size());
+  }
   return 0;
 }

@@ -559,6 +559,228 @@ def export_fixture(spec: FixtureSpec, out: str) -> Dict[str, Any]:
 
 
 # --------------------------------------------------------------------------
+# Bundled programs (.bpte)
+# --------------------------------------------------------------------------
+#
+# Written by upstream's own tooling (BundledProgram + MethodTestSuite +
+# serialize_from_bundled_program_to_flatbuffer) into <out>/bundled/<name>.bpte.
+# Each MethodSpec "run" is one test case; expected outputs come from eager
+# mode. Only models without state: test cases must be independent.
+
+
+def build_bundled_add():
+    return {
+        "forward": MethodSpec(
+            Add(),
+            (torch.randn(2, 3), torch.randn(2, 3)),
+            [(torch.randn(2, 3), torch.randn(2, 3)) for _ in range(4)],
+        )
+    }
+
+
+def build_bundled_int_bool():
+    spec = build_int_bool()["forward"]
+    extra = build_int_bool()["forward"].runs
+    spec.runs = spec.runs + extra[:1]  # 3 test cases
+    return {"forward": spec}
+
+
+def build_bundled_two_methods():
+    return {
+        "forward": MethodSpec(
+            TwoMethodsForward(), (torch.randn(3),), [(torch.randn(3),) for _ in range(3)]
+        ),
+        "double_it": MethodSpec(
+            TwoMethodsDoubleIt(), (torch.randn(3),), [(torch.randn(3),) for _ in range(3)]
+        ),
+    }
+
+
+def build_bundled_mlp():
+    m = MLP()
+    return {
+        "forward": MethodSpec(
+            m, (torch.randn(2, 8),), [(torch.randn(2, 8),) for _ in range(3)]
+        )
+    }
+
+
+def build_bundled_dynamic():
+    n = Dim("n", min=1, max=8)
+    return {
+        "forward": MethodSpec(
+            Dynamic(),
+            (torch.randn(8, 4),),
+            [(torch.randn(k, 4),) for k in (8, 3, 1)],
+            dynamic_shapes=({0: n},),
+        )
+    }
+
+
+BUNDLED_FIXTURES: List[FixtureSpec] = [
+    FixtureSpec("add", "float32 x + y, 4 test cases.", build_bundled_add),
+    FixtureSpec(
+        "int_bool",
+        "int64/bool inputs, 4 outputs (int64, int64, bool, int64), 3 test cases.",
+        build_bundled_int_bool,
+    ),
+    FixtureSpec(
+        "two_methods",
+        "forward and double_it, 3 test cases each.",
+        build_bundled_two_methods,
+    ),
+    FixtureSpec("mlp", "Linear-ReLU-Linear (addmm), 3 test cases.", build_bundled_mlp),
+    FixtureSpec(
+        "dynamic",
+        "relu(x) * 2 with x [n,4], n in [1,8]; test cases of shapes [8,4], [3,4], [1,4].",
+        build_bundled_dynamic,
+    ),
+]
+
+
+def export_bundled(spec: FixtureSpec, out: str) -> Dict[str, Any]:
+    from executorch.devtools import BundledProgram
+    from executorch.devtools.bundled_program.config import (
+        MethodTestCase,
+        MethodTestSuite,
+    )
+    from executorch.devtools.bundled_program.serialize import (
+        serialize_from_bundled_program_to_flatbuffer,
+    )
+
+    torch.manual_seed(spec.seed)
+    methods = spec.build()
+    suites = []
+    for mname, ms in methods.items():
+        eager = copy.deepcopy(ms.module).eval()
+        cases = []
+        with torch.no_grad():
+            for args in ms.runs:
+                flat, _ = tree_flatten(eager(*copy.deepcopy(args)))
+                cases.append(
+                    MethodTestCase(
+                        inputs=[a.clone().contiguous() for a in args],
+                        expected_outputs=[o.clone().contiguous() for o in flat],
+                    )
+                )
+        suites.append(MethodTestSuite(method_name=mname, test_cases=cases))
+    eps = {
+        mname: export(
+            ms.module.eval(), ms.example_args, dynamic_shapes=ms.dynamic_shapes,
+            strict=False,
+        )
+        for mname, ms in methods.items()
+    }
+    et_prog = to_edge(eps).to_executorch(spec.backend_config())
+    data = serialize_from_bundled_program_to_flatbuffer(
+        BundledProgram(et_prog, suites)
+    )
+    os.makedirs(os.path.join(out, "bundled"), exist_ok=True)
+    path = os.path.join(out, "bundled", f"{spec.name}.bpte")
+    with open(path, "wb") as f:
+        f.write(data)
+    return {
+        "size": len(data),
+        "cases": {m: len(ms.runs) for m, ms in methods.items()},
+    }
+
+
+def check_bundled_file(path: str, rtol: float = 1e-5, atol: float = 1e-8) -> List[str]:
+    """Runs every test case of a .bpte through upstream's Python runtime
+    (load input, execute, verify)."""
+    from executorch.devtools.bundled_program.serialize import (
+        deserialize_from_flatbuffer_to_bundled_program,
+    )
+    from executorch.extension.pybindings.portable_lib import (
+        _load_bundled_program_from_buffer,
+    )
+
+    errors = []
+    with open(path, "rb") as f:
+        data = f.read()
+    schema = deserialize_from_flatbuffer_to_bundled_program(data)
+    module = _load_bundled_program_from_buffer(data)
+    for suite in schema.method_test_suites:
+        for k in range(len(suite.test_cases)):
+            try:
+                module.verify_result_with_bundled_expected_output(
+                    suite.method_name, k, rtol, atol
+                )
+            except RuntimeError as e:
+                errors.append(f"{path}: {suite.method_name} case {k}: {e}")
+        print(f"  check {os.path.basename(path)}/{suite.method_name}: "
+              f"{len(suite.test_cases)} case(s)")
+    return errors
+
+
+def _npy_like(value) -> np.ndarray:
+    """A deserialized bundled Value as a numpy array (tensor or 0-d scalar)."""
+    from executorch.devtools.bundled_program.schema import (
+        bundled_program_schema as bp,
+    )
+
+    v = value.val
+    if isinstance(v, bp.Tensor):
+        dtypes = {0: np.uint8, 1: np.int8, 2: np.int16, 3: np.int32, 4: np.int64,
+                  5: np.float16, 6: np.float32, 7: np.float64, 11: np.bool_}
+        dt = dtypes[int(v.scalar_type)]
+        return np.frombuffer(bytes(v.data), dtype=dt).reshape(v.sizes)
+    if isinstance(v, bp.Int):
+        return np.array(v.int_val, dtype=np.int64)
+    if isinstance(v, bp.Bool):
+        return np.array(v.bool_val, dtype=np.bool_)
+    return np.array(v.double_val, dtype=np.float64)
+
+
+def check_cpp_bundler(bundler: str, out: str, work: str) -> List[str]:
+    """Bundles fixtures with Ember's C++ bundler (from their run folders)
+    and checks that upstream's Python tooling reads back the same program and
+    test cases, and that its runtime verifies every case."""
+    import subprocess
+
+    from executorch.devtools.bundled_program.serialize import (
+        deserialize_from_flatbuffer_to_bundled_program,
+    )
+
+    errors: List[str] = []
+    os.makedirs(work, exist_ok=True)
+    for name in ("add", "int_bool", "two_methods", "mlp", "dynamic"):
+        fdir = os.path.join(out, name)
+        bpte = os.path.join(work, f"{name}_cpp.bpte")
+        subprocess.run(
+            [bundler, "--program", os.path.join(fdir, "model.pte"), "--out", bpte,
+             "--cases_dir", fdir],
+            check=True,
+        )
+        with open(bpte, "rb") as f:
+            data = f.read()
+        with open(os.path.join(fdir, "model.pte"), "rb") as f:
+            pte = f.read()
+        schema = deserialize_from_flatbuffer_to_bundled_program(data)
+        if bytes(schema.program) != pte:
+            errors.append(f"{name}: embedded program differs from model.pte")
+        methods = sorted(
+            d for d in os.listdir(fdir) if os.path.isdir(os.path.join(fdir, d))
+        )
+        got_methods = [s.method_name for s in schema.method_test_suites]
+        if got_methods != methods:
+            errors.append(f"{name}: suites {got_methods}, expected {methods}")
+        for suite in schema.method_test_suites:
+            for k, case in enumerate(suite.test_cases):
+                d = run_dir(out, name, suite.method_name, k)
+                for kind, values in (("input", case.inputs), ("output", case.expected_outputs)):
+                    for i, value in enumerate(values):
+                        want = np.load(os.path.join(d, f"{kind}{i}.npy"))
+                        have = _npy_like(value)
+                        if have.dtype != want.dtype or not np.array_equal(have, want):
+                            errors.append(f"{name}/{suite.method_name}/run{k} {kind}{i} differs")
+        if name != "stateful":
+            errors += check_bundled_file(bpte, rtol=1e-5, atol=1e-6)
+        print(f"  cpp bundler {name}: {sum(len(s.test_cases) for s in schema.method_test_suites)} case(s) read back")
+    return errors
+
+
+# --------------------------------------------------------------------------
 # Check with the upstream runtime
 # --------------------------------------------------------------------------
 
@@ -655,6 +877,19 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         action="store_true",
         help="do not export; only run the --check on existing fixtures",
     )
+    p.add_argument(
+        "--bundled",
+        action="store_true",
+        help="also write the bundled fixtures <out>/bundled/<name>.bpte (with --check: "
+        "verify every test case with upstream's bundled runtime)",
+    )
+    p.add_argument(
+        "--check-bundler",
+        metavar="BUNDLER",
+        default=None,
+        help="path to Ember's C++ `bundler`: bundle fixtures with it and check that "
+        "upstream's Python tooling reads back the same test cases and verifies them",
+    )
     args = p.parse_args(argv)
 
     specs = [s for s in FIXTURES if args.only is None or s.name in args.only]
@@ -676,6 +911,24 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
                 f"dynamic={s['dynamic']}\n    ops: {' '.join(s['ops'])}"
             )
 
+    bundled_specs = [
+        s for s in BUNDLED_FIXTURES if args.only is None or s.name in args.only
+    ]
+    if args.bundled and not args.check_only:
+        for spec in bundled_specs:
+            s = export_bundled(spec, args.out)
+            print(f"bundled/{spec.name}.bpte: {s['size']} bytes, cases={s['cases']}")
+
+    if args.check_bundler:
+        import tempfile
+
+        with tempfile.TemporaryDirectory() as work:
+            errors = check_cpp_bundler(args.check_bundler, args.out, work)
+        if errors:
+            print("BUNDLER CHECK FAILED:\n" + "\n".join(errors))
+            return 1
+        print("BUNDLER CHECK OK: C++-bundled files read back in upstream's tooling")
+
     if args.check or args.check_only:
         try:
             import executorch.runtime  # noqa: F401
@@ -685,6 +938,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         errors: List[str] = []
         for spec in specs:
             errors += check_fixture(args.out, spec.name)
+        if args.bundled:
+            for spec in bundled_specs:
+                errors += check_bundled_file(
+                    os.path.join(args.out, "bundled", f"{spec.name}.bpte")
+                )
         if errors:
             print("CHECK FAILED:\n" + "\n".join(errors))
             return 1

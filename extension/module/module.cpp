@@ -20,13 +20,13 @@ using CBuffer = std::unique_ptr<uint8_t, FreeDeleter>;
 }  // namespace
 
 struct Module::LoadedMethod {
-  std::vector<uint8_t> method_pool;
+  CBuffer method_pool;
   // Planned buffers come from calloc: sizes are read from the file, so a
   // failed allocation must be an Error, not an exception; calloc also maps
   // large zeroed buffers lazily.
   std::vector<CBuffer> planned;
   std::vector<Span<uint8_t>> planned_spans;
-  std::vector<uint8_t> temp_pool;
+  CBuffer temp_pool;
   std::unique_ptr<MemoryAllocator> method_allocator;
   std::unique_ptr<MemoryAllocator> temp_allocator;
   std::unique_ptr<HierarchicalAllocator> planned_memory;
@@ -123,17 +123,22 @@ Result<Method*> Module::method(const std::string& name) {
   }
   loaded->planned_memory = std::make_unique<HierarchicalAllocator>(
       Span<Span<uint8_t>>(loaded->planned_spans.data(), loaded->planned_spans.size()));
-  loaded->temp_pool.resize(kTempPoolSize);
+  // calloc maps large zeroed blocks lazily: untouched temp space costs nothing.
+  loaded->temp_pool.reset(static_cast<uint8_t*>(std::calloc(kTempPoolSize, 1)));
+  EMBER_CHECK_OR_RETURN(loaded->temp_pool != nullptr, Error::MemoryAllocationFailed,
+                        "cannot allocate the temp pool");
   loaded->temp_allocator =
-      std::make_unique<MemoryAllocator>(loaded->temp_pool.data(), loaded->temp_pool.size());
+      std::make_unique<MemoryAllocator>(loaded->temp_pool.get(), kTempPoolSize);
 
   // Start from a size proportional to the method and grow on exhaustion.
   size_t pool_size = 64 * 1024 + meta->num_instructions() * 256;
   constexpr size_t kMaxMethodPool = size_t(1) << 30;
   for (; pool_size <= kMaxMethodPool; pool_size *= 4) {
-    loaded->method_pool.assign(pool_size, 0);
-    loaded->method_allocator = std::make_unique<MemoryAllocator>(
-        loaded->method_pool.data(), loaded->method_pool.size());
+    loaded->method_pool.reset(static_cast<uint8_t*>(std::calloc(pool_size, 1)));
+    EMBER_CHECK_OR_RETURN(loaded->method_pool != nullptr, Error::MemoryAllocationFailed,
+                          "cannot allocate a method pool of %zu bytes", pool_size);
+    loaded->method_allocator =
+        std::make_unique<MemoryAllocator>(loaded->method_pool.get(), pool_size);
     loaded->memory_manager = std::make_unique<MemoryManager>(
         loaded->method_allocator.get(), loaded->planned_memory.get(),
         loaded->temp_allocator.get());

@@ -93,6 +93,12 @@ bool list_value(KernelArgs& a, Span<int64_t> list, size_t spatial, size_t i,
                   what, list.size(), spatial);
   }
   *out = list.size() == 1 ? list[0] : list[i];
+  // Bounded above too, so geometry arithmetic stays inside int64 and
+  // output sizes inside SizesType.
+  if (*out > int64_t(1) << 30) {
+    return a.fail(Error::InvalidArgument, "%s = %lld is out of range", what,
+                  static_cast<long long>(*out));
+  }
   if (*out < min_value) {
     return a.fail(Error::InvalidArgument, "%s[%zu] = %lld must be >= %lld", what,
                   i, static_cast<long long>(*out),
@@ -197,6 +203,11 @@ void convolution_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   g.out_h = (padded_h - span_h) / g.stride_h + 1;
   g.out_w = (padded_w - span_w) / g.stride_w + 1;
 
+  if (g.out_h > INT32_MAX || g.out_w > INT32_MAX) {
+    a.fail(Error::InvalidArgument, "output size %lld x %lld is out of range",
+           static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
+    return;
+  }
   SizesType sizes[4] = {SizesType(g.batch), SizesType(g.out_channels), 0, 0};
   if (spatial == 2) {
     sizes[2] = SizesType(g.out_h);

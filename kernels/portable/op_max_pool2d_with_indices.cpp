@@ -3,7 +3,9 @@
 //     bool ceil_mode=False, *, Tensor(a!) out, Tensor(b!) indices)
 //     -> (Tensor(a!), Tensor(b!))
 // Boxed args: [self, kernel_size, stride, padding, dilation, ceil_mode, out,
-// indices, ret0, ret1]. Input [N, C, H, W] or [C, H, W], contiguous. Each
+// indices] followed by the return: either one value holding the (out,
+// indices) tuple, which is what the exporter serializes (9 args), or the two
+// tensors separately (10 args). Input [N, C, H, W] or [C, H, W], contiguous. Each
 // index is the flat h * W + w position of the max within its plane; NaN
 // wins (the last one, as in PyTorch's CPU kernel).
 #include <cmath>
@@ -87,6 +89,12 @@ bool pair_value(KernelArgs& a, Span<int64_t> list, size_t i, int64_t fallback,
                   what, list.size());
   }
   *out = list.size() == 0 ? fallback : list.size() == 1 ? list[0] : list[i];
+  // Bounded above too, so geometry arithmetic stays inside int64 and
+  // output sizes inside SizesType.
+  if (*out > int64_t(1) << 30) {
+    return a.fail(Error::InvalidArgument, "%s = %lld is out of range", what,
+                  static_cast<long long>(*out));
+  }
   if (*out < min_value) {
     return a.fail(Error::InvalidArgument, "%s = %lld must be >= %lld", what,
                   static_cast<long long>(*out),
@@ -96,7 +104,8 @@ bool pair_value(KernelArgs& a, Span<int64_t> list, size_t i, int64_t fallback,
 }
 
 void max_pool2d_with_indices_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "aten::max_pool2d_with_indices.out", 10);
+  const size_t count = args.size() == 9 ? 9 : 10;
+  KernelArgs a(ctx, args, "aten::max_pool2d_with_indices.out", count);
   const Tensor self = a.tensor(0);
   const Span<int64_t> kernel = a.int_list(1), stride = a.int_list(2),
                       padding = a.int_list(3), dilation = a.int_list(4);
@@ -148,7 +157,7 @@ void max_pool2d_with_indices_out_boxed(KernelContext& ctx, Span<EValue*> args) {
                         g.dilation[0], ceil_mode);
   g.out_w = pooled_size(g.in_w, g.kernel[1], g.pad[1], g.stride[1],
                         g.dilation[1], ceil_mode);
-  if (g.out_h < 1 || g.out_w < 1) {
+  if (g.out_h < 1 || g.out_w < 1 || g.out_h > INT32_MAX || g.out_w > INT32_MAX) {
     a.fail(Error::InvalidArgument,
            "input %lld x %lld is too small for the pooling window (output "
            "%lld x %lld)",

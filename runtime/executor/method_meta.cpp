@@ -71,6 +71,8 @@ Result<TensorInfo> MethodMeta::tensor_meta(int32_t value_index, const char* what
                         index, tag_name(*tag));
   const ember_fb::Tensor* t =
       plan_->values()->Get(uint32_t(value_index))->val_as_Tensor();
+  EMBER_CHECK_OR_RETURN(t != nullptr, Error::InvalidProgram,
+                        "method '%s': %s %zu has no tensor data", name(), what, index);
   Result<size_t> nbytes = serialized_tensor_nbytes(t, name(), size_t(value_index));
   if (!nbytes.ok()) {
     return nbytes.error();

@@ -275,7 +275,7 @@ Result<const char*> Program::get_method_name(size_t index) const {
                         num_methods());
   const ember_fb::ExecutionPlan* plan =
       program_->execution_plan()->Get(flatbuffers::uoffset_t(index));
-  EMBER_CHECK_OR_RETURN(plan->name() != nullptr, Error::InvalidProgram,
+  EMBER_CHECK_OR_RETURN(plan != nullptr && plan->name() != nullptr, Error::InvalidProgram,
                         "method %zu has no name", index);
   return plan->name()->c_str();
 }
@@ -284,7 +284,8 @@ const ember_fb::ExecutionPlan* Program::find_plan(const char* name) const {
   for (size_t i = 0; i < num_methods(); ++i) {
     const ember_fb::ExecutionPlan* plan =
         program_->execution_plan()->Get(flatbuffers::uoffset_t(i));
-    if (plan->name() != nullptr && strcmp(plan->name()->c_str(), name) == 0) {
+    if (plan != nullptr && plan->name() != nullptr &&
+        strcmp(plan->name()->c_str(), name) == 0) {
       return plan;
     }
   }

@@ -131,6 +131,10 @@ Error validate_value(const Program& program, const ember_fb::ExecutionPlan* plan
   EMBER_CHECK_OR_RETURN(value != nullptr && value->val_type() != KernelTypes::NONE,
                         Error::InvalidProgram,
                         "method '%s' value %zu has no type", method, i);
+  // A union may carry a type with no table (the Verifier accepts that).
+  EMBER_CHECK_OR_RETURN(value->val() != nullptr, Error::InvalidProgram,
+                        "method '%s' value %zu has type %d but no data", method, i,
+                        int(value->val_type()));
   switch (value->val_type()) {
     case KernelTypes::Null:
     case KernelTypes::Int:
@@ -210,6 +214,10 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
           instruction->instr_args_type() != ember_fb::InstructionArguments::NONE,
       Error::InvalidProgram, "method '%s' chain %zu instruction %zu is empty",
       method, chain, pc);
+  EMBER_CHECK_OR_RETURN(instruction->instr_args() != nullptr, Error::InvalidProgram,
+                        "method '%s' chain %zu instruction %zu has a kind but no "
+                        "arguments table",
+                        method, chain, pc);
   switch (instruction->instr_args_type()) {
     case ember_fb::InstructionArguments::KernelCall: {
       const ember_fb::KernelCall* call = instruction->instr_args_as_KernelCall();

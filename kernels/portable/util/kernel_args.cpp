@@ -16,6 +16,12 @@ KernelArgs::KernelArgs(KernelContext& context, Span<EValue*> args,
   }
 }
 
+bool KernelArgs::usable(size_t i) const {
+  // After a failure (a wrong argument count included) nothing is read, so a
+  // short argument list never indexes past its end.
+  return ok_ && i < args_.size() && args_[i] != nullptr;
+}
+
 bool KernelArgs::expect(size_t i, bool matches, const char* wanted) {
   if (!ok_) {
     return false;
@@ -42,20 +48,44 @@ bool KernelArgs::fail(Error error, const char* fmt, ...) {
 }
 
 Tensor KernelArgs::tensor(size_t i) {
-  return expect(i, args_[i]->is_tensor(), "Tensor") ? args_[i]->to_tensor()
-                                                    : Tensor();
+  if (!usable(i)) {
+    return Tensor();
+  }
+  if (!expect(i, args_[i]->is_tensor(), "Tensor")) {
+    return Tensor();
+  }
+  return has_storage(i, args_[i]->to_tensor()) ? args_[i]->to_tensor() : Tensor();
+}
+
+bool KernelArgs::has_storage(size_t i, const Tensor& t) {
+  // A tensor that was neither memory-planned nor bound (an unset input of a
+  // hostile program, say) has no data; kernels must never see it.
+  if (t.const_data_ptr() == nullptr && t.numel() != 0) {
+    return fail(Error::InvalidState,
+                "argument %zu is a tensor with no storage (not memory-planned and "
+                "never bound)",
+                i);
+  }
+  return true;
 }
 
 Optional<Tensor> KernelArgs::optional_tensor(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   if (ok_ && args_[i]->is_none()) {
     return {};
   }
-  return expect(i, args_[i]->is_tensor(), "Tensor or None")
+  return expect(i, args_[i]->is_tensor(), "Tensor or None") &&
+                 has_storage(i, args_[i]->to_tensor())
              ? Optional<Tensor>(args_[i]->to_tensor())
              : Optional<Tensor>();
 }
 
 Scalar KernelArgs::scalar(size_t i) {
+  if (!usable(i)) {
+    return Scalar();
+  }
   Scalar s;
   if (!expect(i, args_[i]->is_scalar(), "Scalar")) {
     return s;
@@ -75,6 +105,9 @@ Scalar KernelArgs::scalar(size_t i) {
 }
 
 Optional<Scalar> KernelArgs::optional_scalar(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   if (ok_ && args_[i]->is_none()) {
     return {};
   }
@@ -83,10 +116,16 @@ Optional<Scalar> KernelArgs::optional_scalar(size_t i) {
 }
 
 int64_t KernelArgs::int_value(size_t i) {
+  if (!usable(i)) {
+    return 0;
+  }
   return expect(i, args_[i]->is_int(), "Int") ? args_[i]->to_int() : 0;
 }
 
 Optional<int64_t> KernelArgs::optional_int(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   if (ok_ && args_[i]->is_none()) {
     return {};
   }
@@ -96,6 +135,9 @@ Optional<int64_t> KernelArgs::optional_int(size_t i) {
 }
 
 double KernelArgs::double_value(size_t i) {
+  if (!usable(i)) {
+    return 0.0;
+  }
   // Python floats may be serialized as Int when integral; accept both.
   if (ok_ && args_[i]->is_int()) {
     return double(args_[i]->to_int());
@@ -105,10 +147,16 @@ double KernelArgs::double_value(size_t i) {
 }
 
 bool KernelArgs::bool_value(size_t i) {
+  if (!usable(i)) {
+    return false;
+  }
   return expect(i, args_[i]->is_bool(), "Bool") ? args_[i]->to_bool() : false;
 }
 
 Optional<bool> KernelArgs::optional_bool(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   if (ok_ && args_[i]->is_none()) {
     return {};
   }
@@ -118,11 +166,17 @@ Optional<bool> KernelArgs::optional_bool(size_t i) {
 }
 
 Span<int64_t> KernelArgs::int_list(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   return expect(i, args_[i]->is_int_list(), "IntList") ? args_[i]->to_int_list()
                                                        : Span<int64_t>();
 }
 
 Optional<Span<int64_t>> KernelArgs::optional_int_list(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   if (ok_ && args_[i]->is_none()) {
     return {};
   }
@@ -132,35 +186,67 @@ Optional<Span<int64_t>> KernelArgs::optional_int_list(size_t i) {
 }
 
 Span<double> KernelArgs::double_list(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   return expect(i, args_[i]->is_double_list(), "DoubleList")
              ? args_[i]->to_double_list()
              : Span<double>();
 }
 
 Span<bool> KernelArgs::bool_list(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   return expect(i, args_[i]->is_bool_list(), "BoolList")
              ? args_[i]->to_bool_list()
              : Span<bool>();
 }
 
 Span<Tensor> KernelArgs::tensor_list(size_t i) {
-  return expect(i, args_[i]->is_tensor_list(), "TensorList")
-             ? args_[i]->to_tensor_list()
-             : Span<Tensor>();
+  if (!usable(i)) {
+    return {};
+  }
+  if (!expect(i, args_[i]->is_tensor_list(), "TensorList")) {
+    return {};
+  }
+  Span<Tensor> list = args_[i]->to_tensor_list();
+  for (const Tensor& t : list) {
+    if (!has_storage(i, t)) {
+      return {};
+    }
+  }
+  return list;
 }
 
 Span<Optional<Tensor>> KernelArgs::optional_tensor_list(size_t i) {
-  return expect(i, args_[i]->is_optional_tensor_list(), "OptionalTensorList")
-             ? args_[i]->to_optional_tensor_list()
-             : Span<Optional<Tensor>>();
+  if (!usable(i)) {
+    return {};
+  }
+  if (!expect(i, args_[i]->is_optional_tensor_list(), "OptionalTensorList")) {
+    return {};
+  }
+  Span<Optional<Tensor>> list = args_[i]->to_optional_tensor_list();
+  for (const Optional<Tensor>& t : list) {
+    if (t.has_value() && !has_storage(i, t.value())) {
+      return {};
+    }
+  }
+  return list;
 }
 
 StringView KernelArgs::string(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   return expect(i, args_[i]->is_string(), "String") ? args_[i]->to_string()
                                                     : StringView();
 }
 
 Optional<StringView> KernelArgs::optional_string(size_t i) {
+  if (!usable(i)) {
+    return {};
+  }
   if (ok_ && args_[i]->is_none()) {
     return {};
   }

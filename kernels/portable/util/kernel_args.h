@@ -81,7 +81,9 @@ class KernelArgs final {
   bool fail(Error error, const char* fmt, ...) EMBER_PRINTF_LIKE(3, 4);
 
  private:
+  bool usable(size_t i) const;
   bool expect(size_t i, bool matches, const char* wanted);
+  bool has_storage(size_t i, const Tensor& t);
 
   KernelContext& context_;
   Span<EValue*> args_;

@@ -1,0 +1,203 @@
+// Bundled programs (.bpte): a program together with test cases, for
+// checking on the device that a deployed model still computes what it
+// computed in PyTorch.
+//
+// A .bpte (flatbuffer identifier "BP08", schema/bundled_program_schema.fbs)
+// holds the serialized program and, for some of its methods, a list of test
+// cases: the inputs to set and the outputs the reference produced.
+//
+// Phases:
+//   open     BundledProgram::from() checks the untrusted bytes once: the
+//            flatbuffer structure (flatbuffers Verifier), then every test
+//            value (known dtype, rank <= kMaxTensorDim, non-negative sizes,
+//            a dim order that is a permutation, enough data bytes).
+//            Nothing later reads outside what was checked here.
+//   load     load_bundled_input() sets every input of a loaded Method from
+//            one test case, through Method::set_input.
+//   verify   after Method::execute(), verify_method_outputs() compares each
+//            output with the test case's expected value and, optionally,
+//            writes a report per output into caller-provided structs.
+//
+// No heap anywhere in this library; no exceptions, no RTTI. Every error
+// records a message (last_error_message()) naming the method, test case,
+// input or output, and the bound that was broken.
+//
+// Comparison rules (upstream ExecuTorch's), where `a` is the expected value
+// from the bundle and `b` is the method's output, element by element:
+//   * dtype or shape mismatch: the output fails (no element is compared);
+//   * floating types (Float, Double, Half, BFloat16; the 16-bit types are
+//     compared after widening to double):
+//       - NaN equals NaN;
+//       - infinities are equal when their signs match;
+//       - rtol == 0 and atol == 0: exact equality;
+//       - otherwise the element passes when |a - b| <= atol + rtol * |b|
+//         (and |a - b| is finite);
+//   * integer and bool types (and any other type): exact equality.
+// Scalar outputs (Int, Bool, Double values) follow the same rules.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/error.h"
+#include "runtime/core/memory_allocator.h"
+#include "runtime/core/result.h"
+#include "runtime/core/scalar_type.h"
+#include "runtime/executor/method.h"
+
+namespace ember_bundled_fb {
+struct BundledProgram;
+struct BundledMethodTestSuite;
+}  // namespace ember_bundled_fb
+
+namespace ember {
+
+// Alignment the embedded program keeps inside a .bpte; give from() bytes
+// aligned at least this much and the embedded program is aligned too.
+constexpr size_t kBundledProgramAlignment = 32;
+
+// True when the bytes carry the bundled program identifier ("BP08" at
+// offset 4). Checks only the identifier; `size` < 8 gives false.
+bool is_bundled_program(const void* data, size_t size);
+
+// The program bytes to load: for a .bpte, the embedded program (verified
+// first; its segment offsets are relative to the embedded bytes, so load it
+// with a loader over exactly [*program, *program + *program_size)); for any
+// other input, the input itself. The result points into `data`, which must
+// outlive its use. InvalidProgram for a malformed .bpte.
+Error get_program_data(const void* data, size_t size, const void** program,
+                       size_t* program_size);
+
+// A verified, non-owning view of a .bpte. The bytes must stay alive and
+// unchanged as long as the view, and as long as a method reads inputs that
+// load_bundled_input() bound in place (see there). Cheap to copy.
+class BundledProgram final {
+ public:
+  // Verifies `data` (see the top of this file). NotSupported when the
+  // identifier is not "BP08"; InvalidProgram for any malformed content,
+  // with a message naming the suite, test case and value.
+  static Result<BundledProgram> from(const void* data, size_t size);
+
+  uint32_t version() const;
+  const void* program_data() const;
+  size_t program_size() const;
+
+  size_t num_method_suites() const;
+  // Method name of suite `index` (index < num_method_suites()).
+  const char* suite_method_name(size_t index) const;
+  // Test cases for `method_name`; NotFound when the bundle has no suite for
+  // it.
+  Result<size_t> num_test_cases(const char* method_name) const;
+
+  const ember_bundled_fb::BundledProgram* flatbuffer() const { return root_; }
+
+ private:
+  BundledProgram(const void* data, size_t size,
+                 const ember_bundled_fb::BundledProgram* root)
+      : data_(data), size_(size), root_(root) {}
+
+  const void* data_;
+  size_t size_;
+  const ember_bundled_fb::BundledProgram* root_;
+};
+
+// Sets every input of `method` from test case `testset_index` of the suite
+// named after the method.
+//
+// Tensor inputs: when the method has planned memory for an input, the
+// bytes are copied into it; otherwise the method binds the bytes in place.
+// With `allocator` given, the bytes are first copied into memory from it,
+// so nothing refers to the bundle afterwards (needed when the bundle's
+// bytes are not aligned for the element type, or are released before
+// execute()). Without it, in-place data must be aligned to the element
+// size or the call fails with InvalidArgument.
+//
+// Errors (each with a message): NotFound, no suite for the method;
+// InvalidArgument, index out of range, input count differs, a value of the
+// wrong kind, dtype, rank or shape (the method's message is kept);
+// MemoryAllocationFailed, `allocator` too small.
+Error load_bundled_input(Method& method, const BundledProgram& bundle,
+                         size_t testset_index,
+                         MemoryAllocator* allocator = nullptr);
+
+// What the comparison of one output found.
+enum class OutputMismatch : uint8_t {
+  None,    // every element within tolerance
+  Kind,    // expected a tensor and got a scalar, or the other way round
+  Dtype,   // tensor dtypes (or scalar kinds) differ
+  Shape,   // ranks or sizes differ
+  Values,  // same dtype and shape; some elements outside tolerance
+};
+
+const char* output_mismatch_name(OutputMismatch m);
+
+// The report for one output of one test case. Errors are measured as
+// double: abs = |a - b|, rel = |a - b| / |b| (b the method's output; +inf
+// when b == 0 and a != b). For pairs that compare equal by the special
+// rules (NaN/NaN, same-signed infinities) both are 0; for other pairs with
+// a NaN or infinity the abs error is +inf. For integer types the errors are
+// computed from the values widened to double. The worst element is the
+// first with the largest abs error among the elements outside tolerance,
+// or among all elements when every element passes. With a dtype or shape
+// mismatch only `mismatch` and the dtype/rank fields are meaningful.
+struct OutputReport {
+  size_t testset_index = 0;
+  size_t output_index = 0;
+  bool passed = false;
+  OutputMismatch mismatch = OutputMismatch::None;
+  bool is_tensor = true;  // false for a scalar (Int, Bool, Double) output
+  ScalarType expected_dtype = ScalarType::Float;
+  ScalarType actual_dtype = ScalarType::Float;
+  size_t expected_rank = 0;
+  size_t actual_rank = 0;
+  int64_t numel = 0;
+  int64_t num_outside_tolerance = 0;
+  double max_abs_error = 0.0;
+  double max_rel_error = 0.0;
+  double mean_abs_error = 0.0;
+  int64_t worst_index = -1;      // flat index in the output's memory order
+  double worst_expected = 0.0;   // a, from the bundle
+  double worst_actual = 0.0;     // b, from the method
+};
+
+// Compares every output of `method` (after execute()) with test case
+// `testset_index`. When `reports` is given, fills reports[i] for output i,
+// for i < min(num_reports, outputs); every output is compared either way.
+//
+// Returns Ok when every output passed. NotFound (upstream's code) when at
+// least one output failed; the message names the method, the test case,
+// the first failing output and its worst element. NotFound / InvalidArgument
+// as for load_bundled_input() when the suite or test case cannot be found,
+// or when the test case's expected output count differs from the method's.
+// NotSupported when the test case has no expected outputs (upstream's rule:
+// nothing to verify).
+Error verify_method_outputs(Method& method, const BundledProgram& bundle,
+                            size_t testset_index, double rtol, double atol,
+                            OutputReport* reports = nullptr,
+                            size_t num_reports = 0);
+
+// The element comparison on its own, for data that is not a method output
+// (and for tests): compares `numel` elements of `type` at `expected` (a)
+// and `actual` (b), contiguous, any alignment, with the rules above, and
+// fills the value fields of `report` (numel, counts, errors, worst
+// element, passed, mismatch None or Values). Returns report->passed.
+bool compare_tensor_data(ScalarType type, const void* expected, const void* actual,
+                         int64_t numel, double rtol, double atol, OutputReport* report);
+
+// Conveniences over raw bytes: verify the bundle (from()) then call the
+// function above. Use the BundledProgram overloads in loops, which verify
+// once.
+Error load_bundled_input(Method& method, const void* bundle_data,
+                         size_t bundle_size, size_t testset_index,
+                         MemoryAllocator* allocator = nullptr);
+Error verify_method_outputs(Method& method, const void* bundle_data,
+                            size_t bundle_size, size_t testset_index,
+                            double rtol, double atol,
+                            OutputReport* reports = nullptr,
+                            size_t num_reports = 0);
+
+// Upstream's default tolerances (bundled_program pybindings).
+constexpr double kDefaultBundledRtol = 1e-5;
+constexpr double kDefaultBundledAtol = 1e-8;
+
+}  // namespace ember

@@ -1,0 +1,192 @@
+// executor_runner as a user runs it: exit status and the one error line.
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "extension/npy/npy.h"
+#include "test/bundled_program/bundled_test_util.h"
+
+namespace ember::testing {
+namespace {
+
+struct RunResult {
+  int status = -1;
+  std::string output;  // stdout and stderr together
+};
+
+RunResult run_runner(const std::string& args) {
+  const std::string cmd = std::string(EMBER_RUNNER_PATH) + " " + args + " 2>&1";
+  RunResult r;
+  FILE* p = popen(cmd.c_str(), "r");
+  if (p == nullptr) return r;
+  char buf[4096];
+  size_t n;
+  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
+  const int status = pclose(p);
+  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  return r;
+}
+
+size_t count_error_lines(const std::string& s) {
+  size_t count = 0, pos = 0;
+  while ((pos = s.find("error: ", pos)) != std::string::npos) {
+    if (pos == 0 || s[pos - 1] == '\n') ++count;
+    pos += 7;
+  }
+  return count;
+}
+
+class RunnerCli : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = std::filesystem::temp_directory_path() /
+           ("ember_runner_cli_" + std::to_string(::getpid()));
+    std::filesystem::create_directories(dir_);
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  std::string path(const std::string& name) const { return (dir_ / name).string(); }
+  std::string write_npy_file(const std::string& name, ScalarType type,
+                             std::vector<SizesType> shape) {
+    size_t numel = 1;
+    for (SizesType s : shape) numel *= size_t(s);
+    std::vector<uint8_t> data(numel * element_size(type), 0);
+    const std::vector<uint8_t> bytes = to_npy(type, shape, data.data());
+    return write_file(name, bytes);
+  }
+  std::string write_file(const std::string& name, const std::vector<uint8_t>& bytes) {
+    std::ofstream out(path(name), std::ios::binary);
+    out.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    return path(name);
+  }
+  void expect_clear_failure(const std::string& args, const std::string& needle) {
+    const RunResult r = run_runner(args);
+    EXPECT_NE(r.status, 0) << r.output;
+    EXPECT_LT(r.status, 128) << "crashed: " << r.output;
+    EXPECT_EQ(count_error_lines(r.output), 1u) << r.output;
+    EXPECT_NE(r.output.find(needle), std::string::npos) << r.output;
+  }
+
+  std::filesystem::path dir_;
+};
+
+const std::string kAddPte = std::string(EMBER_TEST_MODELS_DIR) + "/add/model.pte";
+
+TEST_F(RunnerCli, WrongDtypeNpy) {
+  const std::string a = write_npy_file("a.npy", ScalarType::Double, {2, 3});
+  const std::string b = write_npy_file("b.npy", ScalarType::Float, {2, 3});
+  expect_clear_failure("--model_path=" + kAddPte + " --inputs=" + a + "," + b,
+                       "dtype Double, the method expects Float");
+}
+
+TEST_F(RunnerCli, WrongShapeNpy) {
+  const std::string a = write_npy_file("a.npy", ScalarType::Float, {2, 3});
+  const std::string b = write_npy_file("b.npy", ScalarType::Float, {3, 2});
+  expect_clear_failure("--model_path=" + kAddPte + " --inputs=" + a + "," + b,
+                       "shape [3,2], the method expects [2,3]");
+}
+
+TEST_F(RunnerCli, WrongSizeBin) {
+  const std::string a = write_npy_file("a.npy", ScalarType::Float, {2, 3});
+  const std::string b = write_file("b.bin", std::vector<uint8_t>(20, 0));
+  expect_clear_failure("--model_path=" + kAddPte + " --inputs=" + a + "," + b,
+                       "20 bytes, the method's Float [2,3] input needs 24");
+}
+
+TEST_F(RunnerCli, MissingFiles) {
+  const std::string a = write_npy_file("a.npy", ScalarType::Float, {2, 3});
+  expect_clear_failure("--model_path=" + kAddPte + " --inputs=" + a + "," + path("no.npy"),
+                       "cannot open");
+  expect_clear_failure("--model_path=" + path("nothing.pte"), "cannot open model");
+  expect_clear_failure("--model_path=" + bundled_fixture("add") + " --report=" +
+                           path("no/such/dir/r.json"),
+                       "cannot write report");
+}
+
+TEST_F(RunnerCli, TestIndexOutOfRange) {
+  expect_clear_failure("--model_path=" + bundled_fixture("add") + " --testset_idx=4",
+                       "test case 4 of method 'forward' is out of range");
+  expect_clear_failure("--model_path=" + kAddPte + " --testset_idx=0",
+                       "needs a bundled program");
+}
+
+TEST_F(RunnerCli, BadFlagsAndUnknownMethod) {
+  expect_clear_failure("--model_path=" + kAddPte + " --loader=tape", "--loader");
+  expect_clear_failure("--model_path=" + bundled_fixture("add") + " --method_name=nope",
+                       "nope");
+}
+
+TEST_F(RunnerCli, InputsAndOutputFiles) {
+  const std::string a = write_npy_file("a.npy", ScalarType::Float, {2, 3});
+  std::vector<uint8_t> ones(24);
+  const float one = 1.0f;
+  for (int i = 0; i < 6; ++i) std::memcpy(ones.data() + 4 * i, &one, 4);
+  const std::string b = write_file("b.bin", ones);
+  const RunResult r = run_runner("--model_path=" + kAddPte + " --inputs=" + a + "," + b +
+                                 " --output_file=" + path("out") + " --num_executions=3");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("3 execution(s): min"), std::string::npos) << r.output;
+  Result<NpyArray> out = read_npy(path("out-0.npy"));
+  ASSERT_TRUE(out.ok()) << last_error_message();
+  ASSERT_EQ(out->numel(), 6);
+  EXPECT_EQ(out->as<float>()[5], 1.0f);
+}
+
+TEST_F(RunnerCli, AlteredBundleFailsWithTableAndReport) {
+  // Change the last data byte of add.bpte's last expected output: it is
+  // the high byte of the last float of test case 3 (suites hold cases in
+  // order), flipping its sign/exponent.
+  std::vector<uint8_t> bytes = read_bytes(bundled_fixture("add"));
+  LoadedBundle lb;
+  ASSERT_TRUE(load_bundle(bytes, &lb));
+  // Find the expected output bytes through the library's own view.
+  const std::string report = path("report.json");
+  {
+    const RunResult ok = run_runner("--model_path=" + bundled_fixture("add") +
+                                    " --report=" + report);
+    ASSERT_EQ(ok.status, 0) << ok.output;
+    std::ifstream in(report);
+    const nlohmann::json j = nlohmann::json::parse(in);
+    EXPECT_TRUE(j["passed"].get<bool>());
+    EXPECT_EQ(j["cases"].size(), 4u);
+  }
+  // Gross change: every byte of the bundle that equals the expected
+  // output's first float of case 2 gets +100.
+  const float* exp_ptr = nullptr;
+  {
+    std::vector<OutputReport> reports;
+    ASSERT_EQ(run_case(lb, "forward", 2, 1e-5, 1e-8, &reports), Error::Ok);
+    Result<Method*> m = lb.module->method("forward");
+    const float first = (*m)->get_output(0).to_tensor().const_data_ptr<float>()[0];
+    for (size_t i = 0; i + 4 <= bytes.size(); i += 4) {
+      float f;
+      std::memcpy(&f, bytes.data() + i, 4);
+      if (f == first) {
+        f += 100.0f;
+        std::memcpy(bytes.data() + i, &f, 4);
+        exp_ptr = &f;
+        break;
+      }
+    }
+  }
+  ASSERT_NE(exp_ptr, nullptr);
+  const std::string altered = write_file("altered.bpte", bytes);
+  const RunResult r = run_runner("--model_path=" + altered + " --report=" + report);
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_EQ(count_error_lines(r.output), 1u) << r.output;
+  EXPECT_NE(r.output.find("test case 2 output 0"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("FAIL"), std::string::npos) << r.output;
+  std::ifstream in(report);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  EXPECT_FALSE(j["passed"].get<bool>());
+  EXPECT_FALSE(j["cases"][2]["passed"].get<bool>());
+  EXPECT_EQ(j["cases"][2]["outputs"][0]["worst"]["index"].get<int>(), 0);
+  EXPECT_EQ(j["cases"][2]["outputs"][0]["outside_tolerance"].get<int>(), 1);
+  EXPECT_TRUE(j["cases"][1]["passed"].get<bool>());
+}
+
+}  // namespace
+}  // namespace ember::testing
