@@ -1,0 +1,64 @@
+#include "runtime/platform/threadpool.h"
+
+#include <pthreadpool.h>
+#include <unistd.h>
+
+namespace ember {
+namespace {
+
+pthreadpool_t g_pool = nullptr;
+size_t g_threads = 1;
+
+struct Trampoline {
+  ParallelTask fn;
+  void* context;
+};
+
+void run_one(void* arg, size_t index) {
+  Trampoline* t = static_cast<Trampoline*>(arg);
+  t->fn(t->context, index);
+}
+
+}  // namespace
+
+Error set_num_threads(size_t threads) {
+  if (threads == 0) {
+    const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    threads = cores > 0 ? size_t(cores) : 1;
+    threads = threads > 8 ? 8 : threads;
+  }
+  if (threads == g_threads) {
+    return Error::Ok;
+  }
+  pthreadpool_t pool = nullptr;
+  if (threads > 1) {
+    pool = pthreadpool_create(threads);
+    if (pool == nullptr) {
+      set_error_message("cannot create a pool of %zu threads", threads);
+      return Error::MemoryAllocationFailed;
+    }
+  }
+  if (g_pool != nullptr) {
+    pthreadpool_destroy(g_pool);
+  }
+  g_pool = pool;
+  g_threads = threads;
+  return Error::Ok;
+}
+
+size_t num_threads() { return g_threads; }
+
+pthreadpool* shared_pthreadpool() { return g_pool; }
+
+void parallel_for(size_t range, ParallelTask fn, void* context) {
+  if (g_pool == nullptr || range <= 1) {
+    for (size_t i = 0; i < range; ++i) {
+      fn(context, i);
+    }
+    return;
+  }
+  Trampoline t{fn, context};
+  pthreadpool_parallelize_1d(g_pool, run_one, &t, range, PTHREADPOOL_FLAG_DISABLE_DENORMALS);
+}
+
+}  // namespace ember
