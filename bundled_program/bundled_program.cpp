@@ -65,6 +65,16 @@ Error check_value(const fb::Value* value, const char* where) {
                         "bundled program: %s: %" PRIu64 " data bytes, the %s shape "
                         "needs %" PRIu64,
                         where, have, scalar_type_name(ScalarType(raw_type)), nbytes);
+  // A Bool tensor is read as bool by the kernels: only 0 and 1 are values
+  // (found by fuzz/bundled_program_fuzzer).
+  if (ScalarType(raw_type) == ScalarType::Bool) {
+    for (uint64_t k = 0; k < nbytes; ++k) {
+      EMBER_CHECK_OR_RETURN(t->data()->Get(flatbuffers::uoffset_t(k)) <= 1,
+                            Error::InvalidProgram,
+                            "bundled program: %s: Bool byte %" PRIu64 " is %u, not 0 or 1",
+                            where, k, unsigned(t->data()->Get(flatbuffers::uoffset_t(k))));
+    }
+  }
   const size_t order_size = t->dim_order() == nullptr ? 0 : t->dim_order()->size();
   if (order_size != 0) {
     EMBER_CHECK_OR_RETURN(order_size == dim, Error::InvalidProgram,

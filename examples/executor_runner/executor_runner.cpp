@@ -37,6 +37,7 @@
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
+#include "runtime/platform/threadpool.h"
 
 DEFINE_string(model_path, "model.pte", "Program (.pte) or bundled program (.bpte) to run.");
 DEFINE_string(method_name, "forward",
@@ -53,8 +54,8 @@ DEFINE_string(output_file, "",
               "PREFIX-<method>-<case>-<i>.npy (<case> is the test case or 'inputs').");
 DEFINE_int32(num_executions, 1, "Times to execute each method / test case.");
 DEFINE_int32(threads, 0,
-             "Worker threads for threaded kernels and backends (0: their default). "
-             "Stored for them; the portable kernels are single-threaded.");
+             "Worker threads for threaded kernels and the XNNPACK delegate (0: the number "
+             "of cores, at most 8).");
 DEFINE_string(report, "", "Write the verification report as JSON to this file.");
 DEFINE_string(loader, "mmap", "Data loader: mmap, file or buffer.");
 DEFINE_bool(full_verification, false,
@@ -65,7 +66,7 @@ namespace {
 using namespace ember;
 using Clock = std::chrono::steady_clock;
 
-// Threads requested with --threads, for backends that read it.
+// The shared pool size after --threads.
 int g_threads = 0;
 
 double ms_since(Clock::time_point start) {
@@ -174,6 +175,11 @@ int main(int argc, char** argv) {
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (const int bad = check_flags()) return bad;
   g_threads = FLAGS_threads;
+  // The shared pool (threaded kernels, XNNPACK delegate); before any load.
+  if (ember::set_num_threads(size_t(FLAGS_threads)) != ember::Error::Ok) {
+    return fail(std::string("cannot set --threads: ") + ember::last_error_message());
+  }
+  g_threads = int(ember::num_threads());
 
   // The file kind, from its first bytes.
   uint8_t head[8] = {};

@@ -81,6 +81,13 @@ Result<NpyArray> read_bin(const TensorInfo& info, size_t index, const std::strin
                         index, item.c_str(), bytes.size(),
                         scalar_type_name(info.scalar_type()),
                         shape_string(info.sizes()).c_str(), info.nbytes());
+  if (info.scalar_type() == ScalarType::Bool) {
+    for (size_t k = 0; k < bytes.size(); ++k) {
+      EMBER_CHECK_OR_RETURN(bytes[k] <= 1, Error::InvalidArgument,
+                            "input %zu ('%s'): Bool byte %zu is %u, not 0 or 1", index,
+                            item.c_str(), k, unsigned(bytes[k]));
+    }
+  }
   NpyArray a;
   a.dtype = info.scalar_type();
   a.shape.assign(info.sizes().begin(), info.sizes().end());

@@ -52,6 +52,9 @@ class OwningBufferLoader final : public DataLoader {
 };
 
 constexpr size_t kTempPoolSize = size_t(16) << 20;
+// A planned buffer larger than this is refused rather than attempted: the
+// size comes from the file.
+constexpr uint64_t kMaxPlannedBufferBytes = uint64_t(16) << 30;
 
 }  // namespace
 
@@ -114,6 +117,12 @@ Result<Method*> Module::method(const std::string& name) {
     Result<int64_t> size = meta->memory_planned_buffer_size(i);
     if (!size.ok()) return size.error();
     const size_t bytes = size_t(*size);
+    EMBER_CHECK_OR_RETURN(uint64_t(*size) <= kMaxPlannedBufferBytes,
+                          Error::MemoryAllocationFailed,
+                          "method '%s': planned buffer %zu wants %lld bytes, more than "
+                          "Module's limit of %llu",
+                          name.c_str(), i, static_cast<long long>(*size),
+                          static_cast<unsigned long long>(kMaxPlannedBufferBytes));
     CBuffer buffer(static_cast<uint8_t*>(std::calloc(bytes == 0 ? 1 : bytes, 1)));
     EMBER_CHECK_OR_RETURN(buffer != nullptr, Error::MemoryAllocationFailed,
                           "method '%s': cannot allocate planned buffer %zu of %zu bytes",

@@ -173,6 +173,14 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
   EMBER_CHECK_OR_RETURN(size - data_start == nbytes, Error::InvalidArgument,
                         ".npy data is %zu bytes, the shape needs %llu",
                         size - data_start, (unsigned long long)nbytes);
+  // A Bool array is read as bool: any byte but 0 and 1 is not a value.
+  if (array.dtype == ScalarType::Bool) {
+    for (size_t k = data_start; k < size; ++k) {
+      EMBER_CHECK_OR_RETURN(bytes[k] <= 1, Error::InvalidArgument,
+                            ".npy bool element %zu is %u, not 0 or 1", k - data_start,
+                            unsigned(bytes[k]));
+    }
+  }
   array.data.assign(bytes + data_start, bytes + size);
   return array;
 }

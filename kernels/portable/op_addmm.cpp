@@ -1,10 +1,10 @@
 // aten::addmm.out(Tensor self, Tensor mat1, Tensor mat2, *, Scalar beta=1,
 //                 Scalar alpha=1, Tensor(a!) out)
 // out = beta * self + alpha * (mat1 @ mat2), self broadcast to [m, n]. With
-// beta == 0 self is ignored (NaN included). Float or Double.
+// beta == 0 self is ignored (NaN included). Float, Double, Half or
+// BFloat16 (float accumulation).
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/dtype_util.h"
-#include "kernels/portable/util/matmul.h"
 #include "kernels/portable/util/matmul_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -56,12 +56,9 @@ void addmm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (beta_v != 0.0 && !copy_broadcast(a, self, out)) {
     return;
   }
-  visit_float_dtype(out.scalar_type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    gemm<T>(m, n, k, T(alpha.to_double()), mat1.const_data_ptr<T>(), k,
-            mat2.const_data_ptr<T>(), n, T(beta_v), out.mutable_data_ptr<T>(),
-            n);
-  });
+  (void)run_matmul(a, ctx, out.scalar_type(), 1, m, n, k, alpha.to_double(),
+                   mat1.const_data_ptr(), mat2.const_data_ptr(), beta_v,
+                   out.mutable_data_ptr());
 }
 
 }  // namespace

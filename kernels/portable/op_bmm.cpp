@@ -1,7 +1,7 @@
 // aten::bmm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)
-// out[b, m, n] = self[b, m, k] @ mat2[b, k, n]; Float or Double.
+// out[b, m, n] = self[b, m, k] @ mat2[b, k, n]; Float, Double, Half or
+// BFloat16 (float accumulation), contiguous.
 #include "kernels/portable/util/dtype_util.h"
-#include "kernels/portable/util/matmul.h"
 #include "kernels/portable/util/matmul_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -34,14 +34,9 @@ void bmm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!resize_out(a, out, {sizes, 3})) {
     return;
   }
-  visit_float_dtype(self.scalar_type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    for (int64_t b = 0; b < batch; ++b) {
-      gemm<T>(m, n, k, T(1), self.const_data_ptr<T>() + b * m * k, k,
-              mat2.const_data_ptr<T>() + b * k * n, n, T(0),
-              out.mutable_data_ptr<T>() + b * m * n, n);
-    }
-  });
+  (void)run_matmul(a, ctx, self.scalar_type(), batch, m, n, k, 1.0,
+                   self.const_data_ptr(), mat2.const_data_ptr(), 0.0,
+                   out.mutable_data_ptr());
 }
 
 }  // namespace

@@ -13,6 +13,7 @@
 #include <type_traits>
 
 #include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/pool_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -23,18 +24,6 @@ struct PoolGeometry {
   int64_t planes, in_h, in_w, out_h, out_w;
   int64_t kernel[2], stride[2], pad[2], dilation[2];
 };
-
-// PyTorch's pooling_output_shape.
-int64_t pooled_size(int64_t in, int64_t kernel, int64_t pad, int64_t stride,
-                    int64_t dilation, bool ceil_mode) {
-  const int64_t num = in + 2 * pad - dilation * (kernel - 1) - 1 +
-                      (ceil_mode ? stride - 1 : 0);
-  int64_t out = (num >= 0 ? num / stride : -((-num + stride - 1) / stride)) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad) {
-    --out;
-  }
-  return out;
-}
 
 template <typename T>
 void max_pool(const PoolGeometry& g, const T* in, T* out, int64_t* indices) {
@@ -80,27 +69,6 @@ void max_pool(const PoolGeometry& g, const T* in, T* out, int64_t* indices) {
       }
     }
   }
-}
-
-bool pair_value(KernelArgs& a, Span<int64_t> list, size_t i, int64_t fallback,
-                const char* what, int64_t min_value, int64_t* out) {
-  if (list.size() > 2) {
-    return a.fail(Error::InvalidArgument, "%s has %zu entries; expected 1 or 2",
-                  what, list.size());
-  }
-  *out = list.size() == 0 ? fallback : list.size() == 1 ? list[0] : list[i];
-  // Bounded above too, so geometry arithmetic stays inside int64 and
-  // output sizes inside SizesType.
-  if (*out > int64_t(1) << 30) {
-    return a.fail(Error::InvalidArgument, "%s = %lld is out of range", what,
-                  static_cast<long long>(*out));
-  }
-  if (*out < min_value) {
-    return a.fail(Error::InvalidArgument, "%s = %lld must be >= %lld", what,
-                  static_cast<long long>(*out),
-                  static_cast<long long>(min_value));
-  }
-  return true;
 }
 
 void max_pool2d_with_indices_out_boxed(KernelContext& ctx, Span<EValue*> args) {

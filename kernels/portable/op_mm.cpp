@@ -1,7 +1,7 @@
 // aten::mm.out(Tensor self, Tensor mat2, *, Tensor(a!) out)
-// out[m, n] = self[m, k] @ mat2[k, n]; Float or Double, contiguous.
+// out[m, n] = self[m, k] @ mat2[k, n]; Float, Double, Half or BFloat16
+// (float accumulation), contiguous. Rows split across the thread pool.
 #include "kernels/portable/util/dtype_util.h"
-#include "kernels/portable/util/matmul.h"
 #include "kernels/portable/util/matmul_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -38,11 +38,9 @@ void mm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!resize_out(a, out, {sizes, 2})) {
     return;
   }
-  visit_float_dtype(self.scalar_type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    gemm<T>(m, n, k, T(1), self.const_data_ptr<T>(), k,
-            mat2.const_data_ptr<T>(), n, T(0), out.mutable_data_ptr<T>(), n);
-  });
+  (void)run_matmul(a, ctx, self.scalar_type(), 1, m, n, k, 1.0,
+                   self.const_data_ptr(), mat2.const_data_ptr(), 0.0,
+                   out.mutable_data_ptr());
 }
 
 }  // namespace

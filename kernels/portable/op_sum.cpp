@@ -2,10 +2,9 @@
 //                       ScalarType? dtype=None, Tensor(a!) out)
 // Sums over `dim` (None or [] = all dims). Accumulates in double for a
 // floating out and in int64 (wrapping) otherwise; the total is cast to out's
-// dtype. A given dtype must equal out's. out must be contiguous.
+// dtype. A given dtype must equal out's. self and out must be contiguous.
 #include "kernels/portable/util/arithmetic.h"
-#include "kernels/portable/util/convert.h"
-#include "kernels/portable/util/reduce_util.h"
+#include "kernels/portable/util/reduce_ops.h"
 #include "kernels/portable/util/type_promotion.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -13,18 +12,13 @@ namespace ember {
 namespace {
 
 template <typename Acc>
-void run_sum(const ReducePlan& plan, Tensor self, Tensor out) {
-  char* dst = static_cast<char*>(out.mutable_data_ptr());
-  const int64_t es = int64_t(out.element_size());
+void run_sum(KernelArgs& a, KernelContext& ctx, const ReducePlan& plan,
+             Tensor self, Tensor out) {
   visit_storage_dtype(self.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    reduce_each<T, Acc>(
-        plan, self.const_data_ptr<T>(), Acc(0),
-        [](Acc x, Acc y) { return add_values(x, y); },
-        [&](int64_t i, Acc v) {
-          (void)convert_elements(&v, scalar_type_of<Acc>(), 0, dst + i * es,
-                                 out.scalar_type(), 1, 1);
-        });
+    (void)reduce_contiguous<T, Acc>(
+        a, ctx, plan, self.const_data_ptr<T>(), out, Acc(0),
+        [](Acc x, Acc y) { return add_values(x, y); }, [](Acc v) { return v; });
   });
 }
 
@@ -35,9 +29,7 @@ void sum_intlist_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const bool keepdim = a.bool_value(2);
   const Optional<int64_t> dtype = a.optional_enum(3);
   const Tensor out = a.tensor(4);
-  if (!a.ok() || !check_supported_dtype(a, self, "self") ||
-      !check_supported_dtype(a, out, "out") ||
-      !check_contiguous(a, out, "out")) {
+  if (!a.ok()) {
     return;
   }
   if (dtype.has_value() && dtype.value() != int64_t(out.scalar_type())) {
@@ -53,14 +45,13 @@ void sum_intlist_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   ReducePlan plan;
-  if (!make_reduce_plan(a, self, dims, keepdim, &plan) ||
-      !resize_out(a, out, plan.out_shape.span())) {
+  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan)) {
     return;
   }
   if (is_floating_type(out.scalar_type())) {
-    run_sum<double>(plan, self, out);
+    run_sum<double>(a, ctx, plan, self, out);
   } else {
-    run_sum<int64_t>(plan, self, out);
+    run_sum<int64_t>(a, ctx, plan, self, out);
   }
 }
 

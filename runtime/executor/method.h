@@ -105,6 +105,8 @@ class Method final {
   Error check_planned_memory() const;
   Error parse_values();
   Error parse_tensor(size_t index, const void* serialized_tensor);
+  Error check_tensor_data(const void* serialized_tensor, size_t index, const void* data,
+                          size_t nbytes) const;
   Error parse_value(size_t index);
   Error resolve_operators_and_backends();
   Error init_delegates();

@@ -2,6 +2,7 @@
 // validate_execution_plan() has already checked every index and bound this
 // file relies on, so it only asserts.
 #include <cinttypes>
+#include <cstddef>
 #include <cstring>
 #include <new>
 
@@ -213,6 +214,37 @@ Error Method::parse_value(size_t i) {
   }
 }
 
+// Kernels read tensor data through typed pointers: the address must be
+// aligned to the element size (a planned offset or a constant offset in the
+// file could be odd), and a Bool tensor whose bytes come from the file (a
+// constant or a mutable initial value) must hold only 0 and 1 (any other
+// byte is not a valid bool). Found by fuzz/program_fuzzer.
+Error Method::check_tensor_data(const void* serialized, size_t i, const void* data,
+                                size_t nbytes) const {
+  const auto* t = static_cast<const ember_fb::Tensor*>(serialized);
+  if (data == nullptr) {
+    return Error::Ok;
+  }
+  const ScalarType type = static_cast<ScalarType>(t->scalar_type());
+  size_t alignment = element_size(type);
+  if (alignment > alignof(std::max_align_t)) alignment = alignof(std::max_align_t);
+  EMBER_CHECK_OR_RETURN(alignment == 0 || reinterpret_cast<uintptr_t>(data) % alignment == 0,
+                        Error::InvalidProgram,
+                        "method '%s' value %zu: %s data is not aligned to %zu bytes (a %s "
+                        "offset in the file is misaligned)",
+                        name(), i, scalar_type_name(type), alignment,
+                        t->allocation_info() != nullptr ? "planned memory" : "constant");
+  if (type == ScalarType::Bool && t->data_buffer_idx() > 0) {
+    const uint8_t* bytes = static_cast<const uint8_t*>(data);
+    for (size_t k = 0; k < nbytes; ++k) {
+      EMBER_CHECK_OR_RETURN(bytes[k] <= 1, Error::InvalidProgram,
+                            "method '%s' value %zu: Bool tensor byte %zu is %u, not 0 or 1",
+                            name(), i, k, unsigned(bytes[k]));
+    }
+  }
+  return Error::Ok;
+}
+
 Error Method::parse_tensor(size_t i, const void* serialized) {
   const auto* t = static_cast<const ember_fb::Tensor*>(serialized);
   MemoryAllocator* allocator = memory_manager_->method_allocator();
@@ -257,6 +289,7 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
   } else if (t->data_buffer_idx() > 0) {
     data = const_cast<void*>(program_->constant_data(t->data_buffer_idx()));
   }
+  EMBER_RETURN_IF_ERROR(check_tensor_data(t, i, data, *nbytes));
   new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), dim, sizes, data,
                         dim_order, strides,
                         static_cast<ShapeDynamism>(t->shape_dynamism()));

@@ -173,6 +173,7 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
   }
   program.program_ = ember_fb::GetProgram(bytes);
   const ember_fb::Program* fb = program.program_;
+  EMBER_RETURN_IF_ERROR(validate_vector_alignment(fb));
 
   // Phase 3: the segment table, against the file.
   if (fb->segments() != nullptr) {

@@ -30,6 +30,11 @@ KernelTypes value_type(const ember_fb::ExecutionPlan* plan, int64_t index) {
   return v == nullptr ? KernelTypes::NONE : v->val_type();
 }
 
+template <typename T>
+bool aligned(const flatbuffers::Vector<T>* v) {
+  return v == nullptr || reinterpret_cast<uintptr_t>(v->data()) % alignof(T) == 0;
+}
+
 Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* plan,
                       const char* method, size_t i, const ember_fb::Tensor* t) {
   Result<size_t> nbytes = serialized_tensor_nbytes(t, method, i);
@@ -76,6 +81,11 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
                           method, i, id, int(count(sizes)) - 1);
     const uint64_t offset =
         uint64_t(alloc->memory_offset_low()) | uint64_t(alloc->memory_offset_high()) << 32;
+    const size_t element = element_size(static_cast<ScalarType>(t->scalar_type()));
+    EMBER_CHECK_OR_RETURN(offset % element == 0, Error::InvalidProgram,
+                          "method '%s' value %zu: planned offset %" PRIu64
+                          " is not aligned to its %zu-byte elements",
+                          method, i, offset, element);
     const int64_t buffer_size = sizes->Get(id);
     EMBER_CHECK_OR_RETURN(
         buffer_size >= 0 && offset <= uint64_t(buffer_size) &&
@@ -356,6 +366,33 @@ Result<size_t> serialized_tensor_nbytes(const ember_fb::Tensor* t, const char* m
                           method, i);
   }
   return nbytes;
+}
+
+Error validate_vector_alignment(const ember_fb::Program* fb) {
+  if (fb->constant_segment() != nullptr) {
+    EMBER_CHECK_OR_RETURN(aligned(fb->constant_segment()->offsets()), Error::InvalidProgram,
+                          "constant_segment.offsets is not 8-byte aligned in the file");
+  }
+  for (flatbuffers::uoffset_t p = 0; p < count(fb->execution_plan()); ++p) {
+    const ember_fb::ExecutionPlan* plan = fb->execution_plan()->Get(p);
+    const char* method = plan->name() != nullptr ? plan->name()->c_str() : "?";
+    EMBER_CHECK_OR_RETURN(aligned(plan->non_const_buffer_sizes()), Error::InvalidProgram,
+                          "method '%s': non_const_buffer_sizes is not 8-byte aligned in "
+                          "the file",
+                          method);
+    for (flatbuffers::uoffset_t i = 0; i < count(plan->values()); ++i) {
+      const ember_fb::EValue* v = plan->values()->Get(i);
+      if (v == nullptr) continue;
+      const ember_fb::IntList* ints = v->val_as_IntList();
+      const ember_fb::DoubleList* doubles = v->val_as_DoubleList();
+      EMBER_CHECK_OR_RETURN(
+          (ints == nullptr || aligned(ints->items())) &&
+              (doubles == nullptr || aligned(doubles->items())),
+          Error::InvalidProgram,
+          "method '%s' value %u: list items are not 8-byte aligned in the file", method, i);
+    }
+  }
+  return Error::Ok;
 }
 
 Error validate_execution_plan(const Program& program,

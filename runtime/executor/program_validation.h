@@ -16,12 +16,20 @@
 
 namespace ember_fb {
 struct ExecutionPlan;
+struct Program;
 struct Tensor;
 }  // namespace ember_fb
 
 namespace ember {
 
 class Program;
+
+// Checks that every vector of 8-byte elements (IntList and DoubleList
+// items, planned buffer sizes, constant segment offsets) is 8-byte aligned
+// in the buffer. The flatbuffers Verifier checks the alignment of a
+// vector's length only, and these elements are read in place. Run at
+// program load, at every verification level (found by fuzz/program_fuzzer).
+Error validate_vector_alignment(const ember_fb::Program* program);
 
 // Checks one method of `program`.
 Error validate_execution_plan(const Program& program,

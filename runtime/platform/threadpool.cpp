@@ -58,7 +58,9 @@ void parallel_for(size_t range, ParallelTask fn, void* context) {
     return;
   }
   Trampoline t{fn, context};
-  pthreadpool_parallelize_1d(g_pool, run_one, &t, range, PTHREADPOOL_FLAG_DISABLE_DENORMALS);
+  // No flags: denormals keep their IEEE meaning on worker threads too, so
+  // threaded results equal single-threaded ones.
+  pthreadpool_parallelize_1d(g_pool, run_one, &t, range, 0);
 }
 
 }  // namespace ember

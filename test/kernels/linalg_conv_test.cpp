@@ -155,7 +155,8 @@ TEST(Convolution, OneDAndErrors) {
             Error::Ok)
       << last_error_message();
   expect_near_vec(to_doubles(*out), ref_conv(p, 1, ow, inv, wv, bv), 1e-9);
-  // Channel mismatch, transposed, and a kernel larger than the input.
+  // Channel mismatch, a transposed weight that does not fit ([in, out/g, k]
+  // needs dim 0 = 2 input channels), and a kernel larger than the input.
   auto wbad = from_doubles(ScalarType::Double, {3, 3, 3}, pattern(27, 5, 1));
   EXPECT_EQ(call_kernel("aten::convolution.out",
                         {*in, *wbad, *bias, Arg::ints({1}), Arg::ints({0}), Arg::ints({1}),
@@ -164,7 +165,7 @@ TEST(Convolution, OneDAndErrors) {
   EXPECT_EQ(call_kernel("aten::convolution.out",
                         {*in, *wt, *bias, Arg::ints({1}), Arg::ints({0}), Arg::ints({1}),
                          true, Arg::ints({0}), int64_t(1), *out, *out}),
-            Error::NotSupported);
+            Error::InvalidArgument);
   auto wbig = from_doubles(ScalarType::Double, {3, 2, 20}, pattern(120, 5, 1));
   EXPECT_EQ(call_kernel("aten::convolution.out",
                         {*in, *wbig, *bias, Arg::ints({1}), Arg::ints({0}), Arg::ints({1}),

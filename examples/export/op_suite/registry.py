@@ -23,15 +23,19 @@ class OpCase:
     # C++ test). Recorded in the suite manifest.
     rtol: Optional[float] = None
     atol: Optional[float] = None
+    # ATen ops (torch.ops.aten.<op>.<overload>) the edge lowering must keep
+    # rather than decompose, for out-variants an export would not emit
+    # otherwise (rsub.Scalar, floor_divide, masked_fill.Scalar, logit, ...).
+    preserve_ops: Sequence = ()
 
 
 CASES: List[OpCase] = []
 
 
-def op_case(name: str, ops, module, inputs, rtol=None, atol=None) -> None:
+def op_case(name: str, ops, module, inputs, rtol=None, atol=None, preserve_ops=()) -> None:
     if any(c.name == name for c in CASES):
         raise ValueError(f"duplicate op case {name}")
-    CASES.append(OpCase(name, list(ops), module, list(inputs), rtol, atol))
+    CASES.append(OpCase(name, list(ops), module, list(inputs), rtol, atol, tuple(preserve_ops)))
 
 
 class Lambda(torch.nn.Module):
@@ -45,9 +49,9 @@ class Lambda(torch.nn.Module):
         return self.fn(*args)
 
 
-def fn_case(name: str, ops, fn, inputs, rtol=None, atol=None) -> None:
+def fn_case(name: str, ops, fn, inputs, rtol=None, atol=None, preserve_ops=()) -> None:
     """op_case for a plain function: `fn(*inputs)` is the forward."""
-    op_case(name, ops, lambda: Lambda(fn), inputs, rtol, atol)
+    op_case(name, ops, lambda: Lambda(fn), inputs, rtol, atol, preserve_ops)
 
 
 def edge_values(dtype=torch.float32) -> torch.Tensor:

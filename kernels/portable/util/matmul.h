@@ -13,6 +13,8 @@
 
 #include <cstdint>
 
+#include "runtime/platform/threadpool.h"
+
 namespace ember {
 
 namespace detail {
@@ -82,6 +84,42 @@ void gemm(int64_t m, int64_t n, int64_t k, T alpha, const T* a, int64_t lda,
       }
     }
   }
+}
+
+// gemm() spread over the shared thread pool: rows are split into blocks
+// (multiples of 4, so each block keeps the 4-row kernel), or columns when
+// there are too few rows. Each element of c is computed by exactly the
+// same operations as in gemm(), so the result does not depend on the
+// thread count. Small products run inline.
+template <typename T>
+void gemm_parallel(int64_t m, int64_t n, int64_t k, T alpha, const T* a,
+                   int64_t lda, const T* b, int64_t ldb, T beta, T* c,
+                   int64_t ldc) {
+  const int64_t threads = int64_t(num_threads());
+  if (threads <= 1 || m * n * k < (int64_t(1) << 16)) {
+    gemm<T>(m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return;
+  }
+  if (m >= 8 * threads || n < 64 * threads) {
+    // Row blocks: about four per thread for balance, multiples of 4 rows.
+    int64_t rows = (m + 4 * threads - 1) / (4 * threads);
+    rows = (rows + 3) / 4 * 4;
+    const int64_t blocks = (m + rows - 1) / rows;
+    parallel_for(size_t(blocks), [&](size_t i) {
+      const int64_t r0 = int64_t(i) * rows;
+      const int64_t mr = m - r0 < rows ? m - r0 : rows;
+      gemm<T>(mr, n, k, alpha, a + r0 * lda, lda, b, ldb, beta, c + r0 * ldc, ldc);
+    });
+    return;
+  }
+  int64_t cols = (n + 2 * threads - 1) / (2 * threads);
+  cols = (cols + 15) / 16 * 16;
+  const int64_t blocks = (n + cols - 1) / cols;
+  parallel_for(size_t(blocks), [&](size_t i) {
+    const int64_t c0 = int64_t(i) * cols;
+    const int64_t nc = n - c0 < cols ? n - c0 : cols;
+    gemm<T>(m, nc, k, alpha, a, lda, b + c0, ldb, beta, c + c0, ldc);
+  });
 }
 
 }  // namespace ember

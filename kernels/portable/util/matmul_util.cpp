@@ -1,5 +1,8 @@
 #include "kernels/portable/util/matmul_util.h"
 
+#include "kernels/portable/util/convert.h"
+#include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/matmul.h"
 #include "kernels/portable/util/shape_util.h"
 
 namespace ember {
@@ -8,9 +11,11 @@ bool check_matmul_operands(KernelArgs& args, const Tensor* tensors,
                            const char* const* names, size_t count,
                            size_t dim) {
   const ScalarType type = tensors[0].scalar_type();
-  if (type != ScalarType::Float && type != ScalarType::Double) {
+  if (type != ScalarType::Float && type != ScalarType::Double &&
+      type != ScalarType::Half && type != ScalarType::BFloat16) {
     return args.fail(Error::NotSupported,
-                     "dtype %s is not supported (Float or Double)",
+                     "dtype %s is not supported (Float, Double, Half or "
+                     "BFloat16)",
                      scalar_type_name(type));
   }
   for (size_t i = 0; i < count; ++i) {
@@ -27,6 +32,47 @@ bool check_matmul_operands(KernelArgs& args, const Tensor* tensors,
     if (!check_contiguous(args, t, names[i])) {
       return false;
     }
+  }
+  return true;
+}
+
+bool run_matmul(KernelArgs& args, KernelContext& ctx, ScalarType type,
+                int64_t batch, int64_t m, int64_t n, int64_t k, double alpha,
+                const void* a, const void* b, double beta, void* c) {
+  if (type == ScalarType::Float || type == ScalarType::Double) {
+    visit_float_dtype(type, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      const T* pa = static_cast<const T*>(a);
+      const T* pb = static_cast<const T*>(b);
+      T* pc = static_cast<T*>(c);
+      for (int64_t i = 0; i < batch; ++i) {
+        gemm_parallel<T>(m, n, k, T(alpha), pa + i * m * k, k, pb + i * k * n, n,
+                         T(beta), pc + i * m * n, n);
+      }
+    });
+    return true;
+  }
+  const int64_t count = m * k + k * n + m * n;
+  float* fa = static_cast<float*>(ctx.allocate_temp(size_t(count) * sizeof(float)));
+  if (fa == nullptr) {
+    return args.fail(Error::MemoryAllocationFailed,
+                     "needs %lld bytes of temp memory for the float copies",
+                     static_cast<long long>(count) * 4);
+  }
+  float* fb = fa + m * k;
+  float* fc = fb + k * n;
+  const size_t es = element_size(type);
+  for (int64_t i = 0; i < batch; ++i) {
+    const char* ai = static_cast<const char*>(a) + size_t(i * m * k) * es;
+    const char* bi = static_cast<const char*>(b) + size_t(i * k * n) * es;
+    char* ci = static_cast<char*>(c) + size_t(i * m * n) * es;
+    (void)convert_elements(ai, type, 1, fa, ScalarType::Float, 1, m * k);
+    (void)convert_elements(bi, type, 1, fb, ScalarType::Float, 1, k * n);
+    if (beta != 0.0) {
+      (void)convert_elements(ci, type, 1, fc, ScalarType::Float, 1, m * n);
+    }
+    gemm_parallel<float>(m, n, k, float(alpha), fa, k, fb, n, float(beta), fc, n);
+    (void)convert_elements(fc, ScalarType::Float, 1, ci, type, 1, m * n);
   }
   return true;
 }

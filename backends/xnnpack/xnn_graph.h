@@ -1,0 +1,88 @@
+// The validated form of an XNNPACK delegate graph.
+//
+// build_graph() reads the untrusted flatbuffer once: flatbuffers Verifier,
+// then every value (datatype, rank, dims, constant reference and its byte
+// range, quantization parameters) and every node (type, operand ids that
+// name defined values, outputs that are not constants). Later phases
+// (xnn_compiler.cpp, execute) index these tables without further checks.
+//
+// Constants are pointers into the processed blob or into the program's
+// named data; the Graph keeps the named-data buffers alive, so the
+// processed blob and the Graph must outlive anything that reads them.
+#pragma once
+
+#include <xnnpack.h>
+
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "backends/xnnpack/xnn_payload.h"
+#include "runtime/backend/backend.h"
+#include "runtime/core/error.h"
+#include "runtime/core/freeable_buffer.h"
+
+namespace ember_xnn_fb {
+struct XNode;
+struct XNNGraph;
+enum class XNodeUnion : uint8_t;
+}  // namespace ember_xnn_fb
+
+namespace ember::xnnpack {
+
+constexpr uint32_t kInvalidId = XNN_INVALID_VALUE_ID;
+constexpr size_t kMaxDims = XNN_MAX_TENSOR_DIMS;
+constexpr size_t kMaxNodeInputs = 5;
+
+struct Value {
+  xnn_datatype dtype = xnn_datatype_invalid;
+  size_t num_dims = 0;
+  size_t dims[kMaxDims] = {};
+  size_t numel = 1;
+  size_t element_size = 4;
+  const void* data = nullptr;  // constant bytes, or null
+  uint32_t external_id = kInvalidId;
+  uint32_t flags = 0;  // XNN_VALUE_FLAG_EXTERNAL_INPUT / _OUTPUT
+  // Quantization (qint8/quint8/qint32 per tensor; qcint8/qcint32 per channel).
+  float scale = 1.0f;
+  int32_t zero_point = 0;
+  const float* channel_scales = nullptr;
+  size_t channel_dim = 0;
+
+  size_t nbytes() const { return numel * element_size; }
+  bool is_constant() const { return data != nullptr; }
+};
+
+struct Node {
+  size_t index = 0;  // position in xnodes, for messages
+  ember_xnn_fb::XNodeUnion type{};
+  const ember_xnn_fb::XNode* fb = nullptr;
+  uint32_t inputs[kMaxNodeInputs];  // value indices; kInvalidId when absent
+  size_t num_inputs = 0;
+  uint32_t output = kInvalidId;
+  float output_min = -INFINITY;
+  float output_max = INFINITY;
+};
+
+struct Graph {
+  std::vector<Value> values;
+  std::vector<Node> nodes;
+  // Value indices of the graph's external inputs and outputs, in argument
+  // order (ascending external id, as upstream binds them).
+  std::vector<uint32_t> inputs;
+  std::vector<uint32_t> outputs;
+  // Named-data buffers that constants point into.
+  std::vector<FreeableBuffer> named_buffers;
+};
+
+// The node type's name ("XNNConv2d"); never null.
+const char* node_type_name(ember_xnn_fb::XNodeUnion type);
+
+// Builds `graph` from the payload. `named_data` may be null when no
+// constant is stored by key. InvalidProgram with a message naming the
+// value or node index on any malformed content; NotSupported for a
+// datatype or quantization scheme this delegate cannot run.
+Error build_graph(const Payload& payload, const NamedDataMap* named_data, Graph* graph);
+
+}  // namespace ember::xnnpack

@@ -1,0 +1,441 @@
+#include "backends/xnnpack/xnn_native_ops.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/platform/threadpool.h"
+#include "schema/xnnpack_graph_generated.h"
+
+namespace ember::xnnpack {
+namespace fb = ::ember_xnn_fb;
+using T = fb::XNodeUnion;
+namespace {
+
+constexpr size_t kChunk = 16384;  // elements per parallel task for elementwise work
+
+// ------------------------------------------------------------ checks
+
+#define EMBER_NODE_CHECK(cond, ...)                                               \
+  do {                                                                            \
+    if (!(cond)) {                                                                \
+      char detail_[160];                                                          \
+      snprintf(detail_, sizeof(detail_), __VA_ARGS__);                            \
+      set_error_message("XNNPACK node %zu (%s): %s", node.index,                  \
+                        node_type_name(node.type), detail_);                      \
+      return Error::InvalidProgram;                                               \
+    }                                                                             \
+  } while (0)
+
+Error check_transpose(const Graph& g, const Node& node) {
+  const auto* t = node.fb->xnode_union_as_XNNStaticTranspose();
+  const Value& in = g.values[node.inputs[0]];
+  const Value& out = g.values[node.output];
+  EMBER_NODE_CHECK(t->perm() != nullptr && t->perm()->size() == in.num_dims &&
+                       out.num_dims == in.num_dims,
+                   "perm has %u entries for rank %zu", t->perm() ? t->perm()->size() : 0u,
+                   in.num_dims);
+  bool seen[kMaxDims] = {};
+  for (size_t d = 0; d < in.num_dims; ++d) {
+    const uint32_t p = t->perm()->Get(uint32_t(d));
+    EMBER_NODE_CHECK(p < in.num_dims && !seen[p], "perm is not a permutation");
+    seen[p] = true;
+    EMBER_NODE_CHECK(out.dims[d] == in.dims[p], "output dim %zu is %zu, expected %zu", d,
+                     out.dims[d], in.dims[p]);
+  }
+  return Error::Ok;
+}
+
+Error check_slice(const Graph& g, const Node& node) {
+  const auto* t = node.fb->xnode_union_as_XNNStaticSlice();
+  const Value& in = g.values[node.inputs[0]];
+  const Value& out = g.values[node.output];
+  EMBER_NODE_CHECK(t->offsets() && t->sizes() && t->offsets()->size() == in.num_dims &&
+                       t->sizes()->size() == in.num_dims && out.num_dims == in.num_dims,
+                   "offsets/sizes do not match rank %zu", in.num_dims);
+  for (size_t d = 0; d < in.num_dims; ++d) {
+    const size_t o = t->offsets()->Get(uint32_t(d));
+    size_t s = t->sizes()->Get(uint32_t(d));
+    if (s == 0) s = in.dims[d] - (o < in.dims[d] ? o : in.dims[d]);  // 0: to the end
+    EMBER_NODE_CHECK(o <= in.dims[d] && s <= in.dims[d] - o && out.dims[d] == s,
+                     "dim %zu: [%zu, +%zu) outside %zu or output %zu", d, o, s, in.dims[d],
+                     out.dims[d]);
+  }
+  return Error::Ok;
+}
+
+Error check_concat(const Graph& g, const Node& node) {
+  const auto* t = static_cast<const fb::_XNNCat*>(node.fb->xnode_union());
+  const Value& out = g.values[node.output];
+  EMBER_NODE_CHECK(t->axis() < out.num_dims, "axis %u outside rank %zu", t->axis(),
+                   out.num_dims);
+  size_t total = 0;
+  for (size_t k = 0; k < node.num_inputs; ++k) {
+    const Value& in = g.values[node.inputs[k]];
+    EMBER_NODE_CHECK(in.num_dims == out.num_dims && in.element_size == out.element_size,
+                     "input %zu rank or dtype differs from the output", k);
+    for (size_t d = 0; d < out.num_dims; ++d) {
+      EMBER_NODE_CHECK(d == t->axis() || in.dims[d] == out.dims[d],
+                       "input %zu dim %zu is %zu, output %zu", k, d, in.dims[d],
+                       out.dims[d]);
+    }
+    total += in.dims[t->axis()];
+  }
+  EMBER_NODE_CHECK(total == out.dims[t->axis()], "inputs add to %zu along the axis, output %zu",
+                   total, out.dims[t->axis()]);
+  return Error::Ok;
+}
+
+Error check_bmm(const Graph& g, const Node& node) {
+  const Value& a = g.values[node.inputs[0]];
+  const Value& b = g.values[node.inputs[1]];
+  const Value& out = g.values[node.output];
+  const uint32_t flags = static_cast<const fb::_XNNNode2x1*>(node.fb->xnode_union())->flags();
+  EMBER_NODE_CHECK(a.dtype == xnn_datatype_fp32 && b.dtype == xnn_datatype_fp32 &&
+                       out.dtype == xnn_datatype_fp32, "only fp32 is supported");
+  EMBER_NODE_CHECK(a.num_dims >= 2 && a.num_dims == b.num_dims && out.num_dims == a.num_dims,
+                   "ranks %zu, %zu, %zu", a.num_dims, b.num_dims, out.num_dims);
+  EMBER_NODE_CHECK((flags & ~uint32_t(XNN_FLAG_TRANSPOSE_WEIGHTS)) == 0, "flags 0x%x", flags);
+  const size_t r = a.num_dims;
+  const bool tb = flags & XNN_FLAG_TRANSPOSE_WEIGHTS;
+  const size_t m = a.dims[r - 2], k = a.dims[r - 1];
+  const size_t kb = tb ? b.dims[r - 1] : b.dims[r - 2];
+  const size_t n = tb ? b.dims[r - 2] : b.dims[r - 1];
+  EMBER_NODE_CHECK(k == kb && out.dims[r - 2] == m && out.dims[r - 1] == n,
+                   "[%zu x %zu] @ [%zu x %zu] -> [%zu x %zu]", m, k, kb, n, out.dims[r - 2],
+                   out.dims[r - 1]);
+  for (size_t d = 0; d + 2 < r; ++d) {
+    const size_t o = out.dims[d];
+    EMBER_NODE_CHECK((a.dims[d] == o || a.dims[d] == 1) && (b.dims[d] == o || b.dims[d] == 1),
+                     "batch dim %zu does not broadcast", d);
+  }
+  return Error::Ok;
+}
+
+// ------------------------------------------------------------ kernels
+
+// Strided copy of `rows` rows: each output row (last output dim, `inner`
+// elements) gathers input elements `in_stride` apart starting at the
+// row's input offset.
+void run_transpose(const Graph& g, const Node& node, void* const* ptrs) {
+  const auto* t = node.fb->xnode_union_as_XNNStaticTranspose();
+  const Value& in = g.values[node.inputs[0]];
+  const Value& out = g.values[node.output];
+  const size_t r = in.num_dims;
+  size_t in_strides[kMaxDims];
+  size_t s = 1;
+  for (size_t d = r; d-- > 0;) {
+    in_strides[d] = s;
+    s *= in.dims[d];
+  }
+  struct Ctx {
+    size_t r, esize, inner, istride_last;
+    size_t odims[kMaxDims], ostr[kMaxDims];  // input stride per output dim
+    const uint8_t* src;
+    uint8_t* dst;
+  } c;
+  c.r = r;
+  c.esize = in.element_size;
+  for (size_t d = 0; d < r; ++d) {
+    c.odims[d] = out.dims[d];
+    c.ostr[d] = in_strides[t->perm()->Get(uint32_t(d))];
+  }
+  c.inner = r ? out.dims[r - 1] : 1;
+  c.istride_last = r ? c.ostr[r - 1] : 1;
+  c.src = static_cast<const uint8_t*>(ptrs[node.inputs[0]]);
+  c.dst = static_cast<uint8_t*>(ptrs[node.output]);
+  const size_t rows = c.inner ? out.numel / c.inner : 0;
+  parallel_for(rows, [&c](size_t row) {
+    size_t rem = row, off = 0;
+    for (size_t d = c.r - 1; d-- > 0;) {
+      off += (rem % c.odims[d]) * c.ostr[d];
+      rem /= c.odims[d];
+    }
+    uint8_t* dst = c.dst + row * c.inner * c.esize;
+    if (c.esize == 4) {
+      const uint32_t* src = reinterpret_cast<const uint32_t*>(c.src) + off;
+      uint32_t* d32 = reinterpret_cast<uint32_t*>(dst);
+      for (size_t j = 0; j < c.inner; ++j) d32[j] = src[j * c.istride_last];
+    } else {
+      for (size_t j = 0; j < c.inner; ++j) {
+        std::memcpy(dst + j * c.esize, c.src + (off + j * c.istride_last) * c.esize, c.esize);
+      }
+    }
+  });
+}
+
+void run_slice(const Graph& g, const Node& node, void* const* ptrs) {
+  const auto* t = node.fb->xnode_union_as_XNNStaticSlice();
+  const Value& in = g.values[node.inputs[0]];
+  const Value& out = g.values[node.output];
+  const size_t r = in.num_dims, es = in.element_size;
+  size_t in_strides[kMaxDims];
+  size_t s = 1;
+  for (size_t d = r; d-- > 0;) {
+    in_strides[d] = s;
+    s *= in.dims[d];
+  }
+  size_t base = 0;
+  for (size_t d = 0; d < r; ++d) base += t->offsets()->Get(uint32_t(d)) * in_strides[d];
+  const size_t inner = r ? out.dims[r - 1] : 1;
+  const size_t rows = inner ? out.numel / inner : 0;
+  const uint8_t* src = static_cast<const uint8_t*>(ptrs[node.inputs[0]]);
+  uint8_t* dst = static_cast<uint8_t*>(ptrs[node.output]);
+  for (size_t row = 0; row < rows; ++row) {
+    size_t rem = row, off = base;
+    for (size_t d = r - 1; d-- > 0;) {
+      off += (rem % out.dims[d]) * in_strides[d];
+      rem /= out.dims[d];
+    }
+    std::memcpy(dst + row * inner * es, src + off * es, inner * es);
+  }
+}
+
+void run_concat(const Graph& g, const Node& node, void* const* ptrs) {
+  const auto* t = static_cast<const fb::_XNNCat*>(node.fb->xnode_union());
+  const Value& out = g.values[node.output];
+  const size_t axis = t->axis(), es = out.element_size;
+  size_t outer = 1, inner = 1;
+  for (size_t d = 0; d < axis; ++d) outer *= out.dims[d];
+  for (size_t d = axis + 1; d < out.num_dims; ++d) inner *= out.dims[d];
+  const size_t out_row = out.dims[axis] * inner * es;
+  uint8_t* dst = static_cast<uint8_t*>(ptrs[node.output]);
+  size_t col = 0;
+  for (size_t k = 0; k < node.num_inputs; ++k) {
+    const Value& in = g.values[node.inputs[k]];
+    const size_t bytes = in.dims[axis] * inner * es;
+    const uint8_t* src = static_cast<const uint8_t*>(ptrs[node.inputs[k]]);
+    for (size_t o = 0; o < outer; ++o) std::memcpy(dst + o * out_row + col, src + o * bytes, bytes);
+    col += bytes;
+  }
+}
+
+void run_bmm(const Graph& g, const Node& node, void* const* ptrs) {
+  const Value& a = g.values[node.inputs[0]];
+  const Value& b = g.values[node.inputs[1]];
+  const Value& out = g.values[node.output];
+  const bool tb = static_cast<const fb::_XNNNode2x1*>(node.fb->xnode_union())->flags() &
+                  XNN_FLAG_TRANSPOSE_WEIGHTS;
+  struct Ctx {
+    size_t r, m, k, n, batches;
+    size_t odims[kMaxDims], astr[kMaxDims], bstr[kMaxDims];  // batch strides (0: broadcast)
+    bool tb;
+    const float *a, *b;
+    float* out;
+  } c;
+  c.r = a.num_dims;
+  c.m = a.dims[c.r - 2];
+  c.k = a.dims[c.r - 1];
+  c.n = out.dims[c.r - 1];
+  c.tb = tb;
+  size_t as = c.m * c.k, bs = c.k * c.n;
+  c.batches = 1;
+  for (size_t d = c.r - 2; d-- > 0;) {
+    c.odims[d] = out.dims[d];
+    c.astr[d] = a.dims[d] == 1 ? 0 : as;
+    c.bstr[d] = b.dims[d] == 1 ? 0 : bs;
+    as *= a.dims[d];
+    bs *= b.dims[d];
+    c.batches *= out.dims[d];
+  }
+  c.a = static_cast<const float*>(ptrs[node.inputs[0]]);
+  c.b = static_cast<const float*>(ptrs[node.inputs[1]]);
+  c.out = static_cast<float*>(ptrs[node.output]);
+  parallel_for(c.batches * c.m, [&c](size_t task) {
+    const size_t batch = task / c.m, i = task % c.m;
+    size_t rem = batch, aoff = 0, boff = 0;
+    for (size_t d = c.r - 2; d-- > 0;) {
+      const size_t idx = rem % c.odims[d];
+      rem /= c.odims[d];
+      aoff += idx * c.astr[d];
+      boff += idx * c.bstr[d];
+    }
+    const float* arow = c.a + aoff + i * c.k;
+    const float* bm = c.b + boff;
+    float* orow = c.out + task * c.n;
+    if (c.tb) {
+      for (size_t j = 0; j < c.n; ++j) {
+        const float* brow = bm + j * c.k;
+        float acc = 0.0f;
+        for (size_t p = 0; p < c.k; ++p) acc += arow[p] * brow[p];
+        orow[j] = acc;
+      }
+    } else {
+      for (size_t j = 0; j < c.n; ++j) orow[j] = 0.0f;
+      for (size_t p = 0; p < c.k; ++p) {
+        const float av = arow[p];
+        const float* brow = bm + p * c.n;
+        for (size_t j = 0; j < c.n; ++j) orow[j] += av * brow[j];
+      }
+    }
+  });
+}
+
+// int8 fully connected, per-channel weights: acc = bias[n] + sum_k (x - zx)
+// * w[n][k], requantized with scale sx * ws[n] / so, rounded to nearest
+// even, offset by zo and clamped.
+Error check_fc_qc8(const Graph& g, const Node& node) {
+  const Value& x = g.values[node.inputs[0]];
+  const Value& w = g.values[node.inputs[1]];
+  const Value& out = g.values[node.output];
+  const bool tw = node.fb->xnode_union_as_XNNFullyConnected()->flags() &
+                  XNN_FLAG_TRANSPOSE_WEIGHTS;
+  EMBER_NODE_CHECK(x.dtype == xnn_datatype_qint8 && out.dtype == xnn_datatype_qint8 &&
+                       w.is_constant() && w.num_dims == 2 && w.channel_dim == (tw ? 1u : 0u),
+                   "qc8 fully connected needs qint8 input/output and constant 2-D qcint8 "
+                   "weights with the output channel as channel_dim");
+  const size_t n = tw ? w.dims[1] : w.dims[0], k = tw ? w.dims[0] : w.dims[1];
+  EMBER_NODE_CHECK(x.num_dims >= 1 && x.dims[x.num_dims - 1] == k && out.num_dims >= 1 &&
+                       out.dims[out.num_dims - 1] == n && x.numel / k == out.numel / n,
+                   "shapes do not match [.., %zu] x [%zu, %zu]", k, n, k);
+  if (node.inputs[2] != kInvalidId) {
+    const Value& b = g.values[node.inputs[2]];
+    EMBER_NODE_CHECK(b.is_constant() && b.dtype == xnn_datatype_qcint32 && b.numel == n,
+                     "bias must be a constant qcint32 vector of %zu", n);
+  }
+  return Error::Ok;
+}
+
+int32_t quantize_bound(float v, float scale, int32_t zp, int32_t fallback) {
+  if (!std::isfinite(v)) return fallback;
+  const float q = std::nearbyint(v / scale) + float(zp);
+  return q < -128.0f ? -128 : q > 127.0f ? 127 : int32_t(q);
+}
+
+void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
+  const Value& x = g.values[node.inputs[0]];
+  const Value& w = g.values[node.inputs[1]];
+  const Value& out = g.values[node.output];
+  struct Ctx {
+    size_t n, k;
+    bool tw;
+    const int8_t *x, *w;
+    const int32_t* bias;
+    const float* ws;
+    float sx_over_so;
+    int32_t zx, zo, qmin, qmax;
+    int8_t* out;
+  } c;
+  c.tw = node.fb->xnode_union_as_XNNFullyConnected()->flags() & XNN_FLAG_TRANSPOSE_WEIGHTS;
+  c.n = c.tw ? w.dims[1] : w.dims[0];
+  c.k = c.tw ? w.dims[0] : w.dims[1];
+  c.x = static_cast<const int8_t*>(ptrs[node.inputs[0]]);
+  c.w = static_cast<const int8_t*>(w.data);
+  c.bias = node.inputs[2] != kInvalidId
+               ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
+               : nullptr;
+  c.ws = w.channel_scales;
+  c.sx_over_so = x.scale / out.scale;
+  c.zx = x.zero_point;
+  c.zo = out.zero_point;
+  c.qmin = quantize_bound(node.output_min, out.scale, out.zero_point, -128);
+  c.qmax = quantize_bound(node.output_max, out.scale, out.zero_point, 127);
+  c.out = static_cast<int8_t*>(ptrs[node.output]);
+  parallel_for(x.numel / c.k, [&c](size_t m) {
+    const int8_t* xr = c.x + m * c.k;
+    for (size_t j = 0; j < c.n; ++j) {
+      int32_t acc = c.bias ? c.bias[j] : 0;
+      if (c.tw) {
+        for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - c.zx) * c.w[p * c.n + j];
+      } else {
+        const int8_t* wr = c.w + j * c.k;
+        for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - c.zx) * int32_t(wr[p]);
+      }
+      int32_t q = int32_t(std::nearbyint(float(acc) * (c.sx_over_so * c.ws[j]))) + c.zo;
+      q = q < c.qmin ? c.qmin : q > c.qmax ? c.qmax : q;
+      c.out[m * c.n + j] = int8_t(q);
+    }
+  });
+}
+
+template <typename F>
+void unary(size_t n, const float* in, float* out, F f) {
+  struct Ctx {
+    size_t n;
+    const float* in;
+    float* out;
+    F* f;
+  } c{n, in, out, &f};
+  parallel_for((n + kChunk - 1) / kChunk, [&c](size_t chunk) {
+    const size_t end = chunk * kChunk + kChunk < c.n ? chunk * kChunk + kChunk : c.n;
+    for (size_t i = chunk * kChunk; i < end; ++i) c.out[i] = (*c.f)(c.in[i]);
+  });
+}
+
+}  // namespace
+
+bool is_native_node(const Graph& g, const Node& node) {
+  if (node.type == T::XNNFullyConnected) {
+    // XNNPACK 2022 has no fully connected with per-channel int8 weights.
+    return g.values[node.inputs[1]].dtype == xnn_datatype_qcint8;
+  }
+  switch (node.type) {
+    case T::XNNStaticTranspose: case T::XNNStaticSlice: case T::XNNConcatenate2:
+    case T::XNNConcatenate3: case T::XNNConcatenate4: case T::XNNConcatenate5:
+    case T::XNNBatchMatrixMultiply: case T::XNNTanh: case T::XNNGelu: case T::XNNExp:
+    case T::XNNLog: case T::XNNSin: case T::XNNCos: case T::XNNReciprocalSquareRoot:
+    case T::XNNCopy:
+      return true;
+    default:
+      return false;
+  }
+}
+
+Error check_native_node(const Graph& g, const Node& node) {
+  const Value& out = g.values[node.output];
+  switch (node.type) {
+    case T::XNNStaticTranspose: return check_transpose(g, node);
+    case T::XNNStaticSlice: return check_slice(g, node);
+    case T::XNNConcatenate2: case T::XNNConcatenate3: case T::XNNConcatenate4:
+    case T::XNNConcatenate5:
+      return check_concat(g, node);
+    case T::XNNBatchMatrixMultiply: return check_bmm(g, node);
+    case T::XNNFullyConnected: return check_fc_qc8(g, node);
+    default: {
+      const Value& in = g.values[node.inputs[0]];
+      EMBER_NODE_CHECK(in.numel == out.numel && in.element_size == out.element_size,
+                       "input has %zu elements, output %zu", in.numel, out.numel);
+      EMBER_NODE_CHECK(node.type == T::XNNCopy ||
+                           (in.dtype == xnn_datatype_fp32 && out.dtype == xnn_datatype_fp32),
+                       "only fp32 is supported");
+      EMBER_NODE_CHECK(node.type == T::XNNCopy ||
+                           (std::isinf(node.output_min) && std::isinf(node.output_max)),
+                       "fused output clamping is not supported");
+      return Error::Ok;
+    }
+  }
+}
+
+void run_native_node(const Graph& g, const Node& node, void* const* ptrs) {
+  const size_t n = g.values[node.output].numel;
+  const float* in = static_cast<const float*>(ptrs[node.inputs[0]]);
+  float* out = static_cast<float*>(ptrs[node.output]);
+  switch (node.type) {
+    case T::XNNStaticTranspose: run_transpose(g, node, ptrs); return;
+    case T::XNNStaticSlice: run_slice(g, node, ptrs); return;
+    case T::XNNConcatenate2: case T::XNNConcatenate3: case T::XNNConcatenate4:
+    case T::XNNConcatenate5:
+      run_concat(g, node, ptrs);
+      return;
+    case T::XNNBatchMatrixMultiply: run_bmm(g, node, ptrs); return;
+    case T::XNNFullyConnected: run_fc_qc8(g, node, ptrs); return;
+    case T::XNNCopy:
+      std::memcpy(ptrs[node.output], ptrs[node.inputs[0]], g.values[node.output].nbytes());
+      return;
+    case T::XNNTanh: unary(n, in, out, [](float x) { return std::tanh(x); }); return;
+    case T::XNNGelu:
+      unary(n, in, out, [](float x) { return 0.5f * x * (1.0f + std::erf(x * float(M_SQRT1_2))); });
+      return;
+    case T::XNNExp: unary(n, in, out, [](float x) { return std::exp(x); }); return;
+    case T::XNNLog: unary(n, in, out, [](float x) { return std::log(x); }); return;
+    case T::XNNSin: unary(n, in, out, [](float x) { return std::sin(x); }); return;
+    case T::XNNCos: unary(n, in, out, [](float x) { return std::cos(x); }); return;
+    case T::XNNReciprocalSquareRoot:
+      unary(n, in, out, [](float x) { return 1.0f / std::sqrt(x); });
+      return;
+    default:
+      return;  // check_native_node admitted only the types above
+  }
+}
+
+}  // namespace ember::xnnpack

@@ -1,0 +1,568 @@
+#!/usr/bin/env python3
+"""Exports the XNNPACK delegate fixtures: programs lowered by upstream's
+XnnpackPartitioner, bundled with test cases.
+
+Usage:
+  python examples/export/export_xnnpack.py [--out test/models/xnnpack]
+        [--only PATTERN] [--models] [--models-out .bench/models] [--check]
+
+Per-node cases (committed, small): one <out>/<case>.bpte each, whose single
+delegate holds the node under test. fp32 expected outputs come from eager
+PyTorch; int8 cases (quantized with upstream's XNNPACKQuantizer and
+calibration) take their expected outputs from upstream's runtime, since
+PyTorch's reference quantized arithmetic rounds differently.
+
+Differential cases (committed, tiny): <out>/<case>.bpte lowered to XNNPACK
+and <out>/<case>.portable.bpte, the same module and test cases without
+delegation, run on portable kernels.
+
+--models writes the whole models (mobilenet_v2, mobilenet_v3_small,
+resnet18, a small ViT, a 2-layer transformer encoder; architectures defined
+below, torchvision is not needed) to --models-out as <name>.xnnpack.pte,
+<name>.xnnpack.bpte and <name>.portable.bpte; they are large and not
+committed. --check runs every written .bpte in upstream's Python runtime.
+"""
+
+import argparse
+import copy
+import fnmatch
+import os
+import sys
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+from torch.utils._pytree import tree_flatten
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+
+
+# ---------------------------------------------------------------- modules
+
+class Lambda(nn.Module):
+    def __init__(self, fn, *params):
+        super().__init__()
+        self.fn = fn
+        self.params = nn.ParameterList(params)
+
+    def forward(self, *args):
+        return self.fn(self, *args)
+
+
+def un(fn):
+    return Lambda(lambda self, x: fn(x))
+
+
+def bin_(fn):
+    return Lambda(lambda self, x, y: fn(x, y))
+
+
+def r(*shape, lo=-2.0, hi=2.0):
+    return torch.rand(*shape) * (hi - lo) + lo
+
+
+class Case:
+    def __init__(self, name, module, inputs, quant=False, rtol=1e-4, atol=1e-5,
+                 twin=False, calib=None, steps=1):
+        self.name = name
+        self.module = module
+        self.inputs = inputs  # list of argument tuples, one per test case
+        self.quant = quant
+        self.rtol = rtol
+        self.atol = atol
+        self.twin = twin
+        self.calib = calib
+        self.steps = steps  # int8: tolerance in output quantization steps
+
+
+def conv(cin, cout, k, **kw):
+    return nn.Conv2d(cin, cout, k, **kw)
+
+
+class PReLUNet(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(4, 4, 1)
+        self.prelu = nn.PReLU(4)
+
+    def forward(self, x):
+        return self.prelu(self.conv(x))
+
+
+class TinyCnn(nn.Module):
+    """A MobileNet-like stack: conv-bn-relu6, depthwise, pointwise,
+    residual add, hardswish, pooling, linear."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.BatchNorm2d(8), nn.ReLU6())
+        self.dw = nn.Sequential(nn.Conv2d(8, 8, 3, 1, 1, groups=8), nn.BatchNorm2d(8),
+                                nn.Hardswish())
+        self.pw = nn.Conv2d(8, 8, 1)
+        self.pool = nn.MaxPool2d(2)
+        self.fc = nn.Linear(8, 10)
+
+    def forward(self, x):
+        x = self.stem(x)
+        x = x + self.pw(self.dw(x))
+        x = self.pool(x)
+        x = F.adaptive_avg_pool2d(x, 1).flatten(1)
+        return self.fc(x)
+
+
+class TinyEncoder(nn.Module):
+    def __init__(self, d=16, heads=2, layers=1):
+        super().__init__()
+        layer = nn.TransformerEncoderLayer(d, heads, 32, dropout=0.0, batch_first=True,
+                                           activation="gelu")
+        self.enc = nn.TransformerEncoder(layer, layers, enable_nested_tensor=False)
+
+    def forward(self, x):
+        return self.enc(x)
+
+
+class Attention(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.h = heads
+        self.qkv = nn.Linear(d, 3 * d)
+        self.proj = nn.Linear(d, d)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        qkv = self.qkv(x).reshape(b, n, 3, self.h, d // self.h).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        att = (q @ k.transpose(-2, -1)) * (d // self.h) ** -0.5
+        att = att.softmax(dim=-1)
+        return self.proj((att @ v).transpose(1, 2).reshape(b, n, d))
+
+
+class PartialNet(nn.Module):
+    """Some ops stay on portable kernels (cumsum, argmax-free ops the
+    partitioner does not take)."""
+
+    def __init__(self):
+        super().__init__()
+        self.fc1 = nn.Linear(8, 16)
+        self.fc2 = nn.Linear(16, 4)
+
+    def forward(self, x):
+        y = torch.relu(self.fc1(x))
+        y = torch.cumsum(y, dim=1)
+        return self.fc2(y)
+
+
+# ------------------------------------------------------- whole models
+
+def make_divisible(v, d=8):
+    n = max(d, int(v + d / 2) // d * d)
+    return n + d if n < 0.9 * v else n
+
+
+class ConvBNAct(nn.Sequential):
+    def __init__(self, cin, cout, k=3, s=1, groups=1, act=nn.ReLU6):
+        layers = [nn.Conv2d(cin, cout, k, s, (k - 1) // 2, groups=groups, bias=False),
+                  nn.BatchNorm2d(cout)]
+        if act is not None:
+            layers.append(act())
+        super().__init__(*layers)
+
+
+class InvertedResidual(nn.Module):
+    def __init__(self, cin, cout, s, t):
+        super().__init__()
+        hid = cin * t
+        self.res = s == 1 and cin == cout
+        layers = [] if t == 1 else [ConvBNAct(cin, hid, 1)]
+        layers += [ConvBNAct(hid, hid, 3, s, groups=hid), ConvBNAct(hid, cout, 1, act=None)]
+        self.conv = nn.Sequential(*layers)
+
+    def forward(self, x):
+        return x + self.conv(x) if self.res else self.conv(x)
+
+
+class MobileNetV2(nn.Module):
+    def __init__(self, classes=1000):
+        super().__init__()
+        cfg = [(1, 16, 1, 1), (6, 24, 2, 2), (6, 32, 3, 2), (6, 64, 4, 2), (6, 96, 3, 1),
+               (6, 160, 3, 2), (6, 320, 1, 1)]
+        layers = [ConvBNAct(3, 32, 3, 2)]
+        cin = 32
+        for t, c, n, s in cfg:
+            for i in range(n):
+                layers.append(InvertedResidual(cin, c, s if i == 0 else 1, t))
+                cin = c
+        layers.append(ConvBNAct(cin, 1280, 1))
+        self.features = nn.Sequential(*layers)
+        self.classifier = nn.Sequential(nn.Dropout(0.2), nn.Linear(1280, classes))
+
+    def forward(self, x):
+        x = F.adaptive_avg_pool2d(self.features(x), 1).flatten(1)
+        return self.classifier(x)
+
+
+class SqueezeExcite(nn.Module):
+    def __init__(self, c, sq):
+        super().__init__()
+        self.fc1 = nn.Conv2d(c, sq, 1)
+        self.fc2 = nn.Conv2d(sq, c, 1)
+
+    def forward(self, x):
+        s = F.adaptive_avg_pool2d(x, 1)
+        s = F.hardsigmoid(self.fc2(F.relu(self.fc1(s))))
+        return x * s
+
+
+class V3Block(nn.Module):
+    def __init__(self, cin, k, exp, cout, se, act, s):
+        super().__init__()
+        self.res = s == 1 and cin == cout
+        layers = []
+        if exp != cin:
+            layers.append(ConvBNAct(cin, exp, 1, act=act))
+        layers.append(ConvBNAct(exp, exp, k, s, groups=exp, act=act))
+        if se:
+            layers.append(SqueezeExcite(exp, make_divisible(exp // 4)))
+        layers.append(ConvBNAct(exp, cout, 1, act=None))
+        self.block = nn.Sequential(*layers)
+
+    def forward(self, x):
+        y = self.block(x)
+        return x + y if self.res else y
+
+
+class MobileNetV3Small(nn.Module):
+    def __init__(self, classes=1000):
+        super().__init__()
+        RE, HS = nn.ReLU, nn.Hardswish
+        cfg = [(16, 3, 16, 16, True, RE, 2), (16, 3, 72, 24, False, RE, 2),
+               (24, 3, 88, 24, False, RE, 1), (24, 5, 96, 40, True, HS, 2),
+               (40, 5, 240, 40, True, HS, 1), (40, 5, 240, 40, True, HS, 1),
+               (40, 5, 120, 48, True, HS, 1), (48, 5, 144, 48, True, HS, 1),
+               (48, 5, 288, 96, True, HS, 2), (96, 5, 576, 96, True, HS, 1),
+               (96, 5, 576, 96, True, HS, 1)]
+        layers = [ConvBNAct(3, 16, 3, 2, act=HS)]
+        layers += [V3Block(*c) for c in cfg]
+        layers.append(ConvBNAct(96, 576, 1, act=HS))
+        self.features = nn.Sequential(*layers)
+        self.classifier = nn.Sequential(nn.Linear(576, 1024), nn.Hardswish(),
+                                        nn.Dropout(0.2), nn.Linear(1024, classes))
+
+    def forward(self, x):
+        x = F.adaptive_avg_pool2d(self.features(x), 1).flatten(1)
+        return self.classifier(x)
+
+
+class BasicBlock(nn.Module):
+    def __init__(self, cin, cout, s):
+        super().__init__()
+        self.c1 = ConvBNAct(cin, cout, 3, s, act=nn.ReLU)
+        self.c2 = ConvBNAct(cout, cout, 3, 1, act=None)
+        self.down = None if s == 1 and cin == cout else ConvBNAct(cin, cout, 1, s, act=None)
+
+    def forward(self, x):
+        idt = x if self.down is None else self.down(x)
+        return F.relu(self.c2(self.c1(x)) + idt)
+
+
+class ResNet18(nn.Module):
+    def __init__(self, classes=1000):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 64, 7, 2, 3, bias=False), nn.BatchNorm2d(64),
+                                  nn.ReLU(), nn.MaxPool2d(3, 2, 1))
+        layers, cin = [], 64
+        for c, s in [(64, 1), (128, 2), (256, 2), (512, 2)]:
+            layers += [BasicBlock(cin, c, s), BasicBlock(c, c, 1)]
+            cin = c
+        self.layers = nn.Sequential(*layers)
+        self.fc = nn.Linear(512, classes)
+
+    def forward(self, x):
+        x = self.layers(self.stem(x))
+        return self.fc(F.adaptive_avg_pool2d(x, 1).flatten(1))
+
+
+class ViTBlock(nn.Module):
+    def __init__(self, d, heads):
+        super().__init__()
+        self.n1 = nn.LayerNorm(d)
+        self.att = Attention(d, heads)
+        self.n2 = nn.LayerNorm(d)
+        self.mlp = nn.Sequential(nn.Linear(d, 4 * d), nn.GELU(), nn.Linear(4 * d, d))
+
+    def forward(self, x):
+        x = x + self.att(self.n1(x))
+        return x + self.mlp(self.n2(x))
+
+
+class SmallViT(nn.Module):
+    def __init__(self, img=64, patch=8, d=128, depth=4, heads=4, classes=100):
+        super().__init__()
+        self.embed = nn.Conv2d(3, d, patch, patch)
+        self.pos = nn.Parameter(torch.randn(1, (img // patch) ** 2, d) * 0.02)
+        self.blocks = nn.Sequential(*[ViTBlock(d, heads) for _ in range(depth)])
+        self.norm = nn.LayerNorm(d)
+        self.head = nn.Linear(d, classes)
+
+    def forward(self, x):
+        x = self.embed(x).flatten(2).transpose(1, 2) + self.pos
+        x = self.norm(self.blocks(x))
+        return self.head(x.mean(dim=1))
+
+
+def whole_models():
+    models = [
+        Case("mobilenet_v2", MobileNetV2(), [(torch.randn(1, 3, 224, 224),)]),
+        Case("mobilenet_v3_small", MobileNetV3Small(), [(torch.randn(1, 3, 224, 224),)]),
+        Case("resnet18", ResNet18(), [(torch.randn(1, 3, 224, 224),)]),
+        Case("vit_small", SmallViT(), [(torch.randn(1, 3, 64, 64),)], rtol=1e-3, atol=1e-4),
+        Case("transformer_encoder", TinyEncoder(d=256, heads=4, layers=2),
+             [(torch.randn(1, 64, 256),)], rtol=1e-3, atol=1e-4),
+    ]
+    for m in models:
+        m.twin = True  # <name>.portable.bpte, for the differential check
+    return models
+
+
+# --------------------------------------------------------- per-node cases
+
+def node_cases():
+    torch.manual_seed(0)
+    x4 = lambda: r(1, 4, 6, 6)
+    pos = lambda: r(2, 3, 5, lo=0.1, hi=4.0)
+    c = []
+    add = c.append
+    # Binary.
+    add(Case("add", bin_(torch.add), [(r(2, 3, 4), r(2, 3, 4))]))
+    add(Case("add_broadcast", bin_(torch.add), [(r(2, 3, 4), r(1, 3, 1))]))
+    add(Case("sub", bin_(torch.sub), [(r(2, 3, 4), r(2, 3, 4))]))
+    add(Case("mul", bin_(torch.mul), [(r(2, 3, 4), r(2, 3, 4))]))
+    add(Case("div", bin_(torch.div), [(r(2, 3, 4), r(2, 3, 4, lo=0.5, hi=2.0))]))
+    add(Case("minimum", bin_(torch.minimum), [(r(2, 3, 4), r(2, 3, 4))]))
+    add(Case("maximum", bin_(torch.maximum), [(r(2, 3, 4), r(2, 3, 4))]))
+    # Linear algebra.
+    add(Case("linear", nn.Linear(16, 8), [(r(3, 16),)]))
+    add(Case("linear_nobias", nn.Linear(16, 8, bias=False), [(r(2, 5, 16),)]))
+    add(Case("bmm", bin_(torch.bmm), [(r(2, 3, 8), r(2, 8, 5))]))
+    add(Case("matmul_4d", bin_(torch.matmul), [(r(1, 2, 3, 8), r(1, 2, 8, 5))]))
+    # Convolution.
+    add(Case("conv2d", conv(4, 6, 3), [(x4(),)]))
+    add(Case("conv2d_stride_pad", conv(4, 6, 3, stride=2, padding=1), [(x4(),)]))
+    add(Case("conv2d_groups", conv(4, 6, 3, groups=2, padding=1, dilation=1), [(x4(),)]))
+    add(Case("conv2d_dilation", conv(4, 4, 3, padding=2, dilation=2), [(x4(),)]))
+    add(Case("conv2d_depthwise", conv(4, 8, 3, groups=4, padding=1), [(x4(),)]))
+    add(Case("conv_transpose2d", nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1,
+                                                    output_padding=1), [(x4(),)]))
+    # Activations.
+    add(Case("relu", un(torch.relu), [(r(2, 3, 4),)]))
+    add(Case("hardtanh", un(lambda x: F.hardtanh(x, -1.0, 1.5)), [(r(2, 3, 4),)]))
+    add(Case("relu6", un(F.relu6), [(r(2, 3, 4, lo=-2, hi=8),)]))
+    add(Case("hardswish", un(F.hardswish), [(r(2, 3, 4, lo=-4, hi=4),)]))
+    add(Case("sigmoid", un(torch.sigmoid), [(r(2, 3, 4),)]))
+    add(Case("tanh", un(torch.tanh), [(r(2, 3, 4),)]))
+    add(Case("gelu", un(F.gelu), [(r(2, 3, 4),)]))
+    add(Case("elu", un(F.elu), [(r(2, 3, 4),)]))
+    add(Case("leaky_relu", un(lambda x: F.leaky_relu(x, 0.1)), [(r(2, 3, 4),)]))
+    add(Case("prelu", PReLUNet(), [(x4(),)]))
+    add(Case("softmax", un(lambda x: torch.softmax(x, -1)), [(r(2, 3, 7),)]))
+    # Pooling.
+    add(Case("avg_pool2d", un(lambda x: F.avg_pool2d(x, 2)), [(x4(),)]))
+    add(Case("max_pool2d", un(lambda x: F.max_pool2d(x, 3, 2, 1)), [(x4(),)]))
+    add(Case("adaptive_avg_pool2d", un(lambda x: F.adaptive_avg_pool2d(x, 1)), [(x4(),)]))
+    add(Case("mean_hw", un(lambda x: x.mean(dim=(-1, -2), keepdim=True)), [(x4(),)]))
+    # Unary math.
+    add(Case("abs", un(torch.abs), [(r(2, 3, 4),)]))
+    add(Case("neg", un(torch.neg), [(r(2, 3, 4),)]))
+    add(Case("floor", un(torch.floor), [(r(2, 3, 4),)]))
+    add(Case("ceil", un(torch.ceil), [(r(2, 3, 4),)]))
+    add(Case("sqrt", un(torch.sqrt), [(pos(),)]))
+    add(Case("rsqrt", un(torch.rsqrt), [(pos(),)]))
+    add(Case("square", un(torch.square), [(r(2, 3, 4),)]))
+    add(Case("exp", un(torch.exp), [(r(2, 3, 4),)]))
+    add(Case("log", un(torch.log), [(pos(),)]))
+    add(Case("sin", un(torch.sin), [(r(2, 3, 4),)]))
+    add(Case("cos", un(torch.cos), [(r(2, 3, 4),)]))
+    # Shape and data movement.
+    add(Case("reshape", un(lambda x: (x * 2.0).reshape(4, 6)), [(r(2, 3, 4),)]))
+    add(Case("permute", un(lambda x: (x * 2.0).permute(2, 0, 1)), [(r(2, 3, 4),)]))
+    add(Case("slice", un(lambda x: (x * 2.0)[:, 1:3, ::1]), [(r(2, 4, 5),)]))
+    add(Case("pad", un(lambda x: F.pad(x * 2.0, (1, 2, 0, 1))), [(x4(),)]))
+    add(Case("cat2", bin_(lambda x, y: torch.cat([x * 2.0, y * 2.0], 1)),
+             [(r(2, 3, 4), r(2, 2, 4))]))
+    add(Case("cat3", Lambda(lambda s, x, y, z: torch.cat([x * 2.0, y, z], 2)),
+             [(r(2, 3, 4), r(2, 3, 2), r(2, 3, 1))]))
+    add(Case("upsample_bilinear", un(lambda x: F.interpolate(
+        x, scale_factor=2, mode="bilinear", align_corners=False)), [(x4(),)]))
+    add(Case("upsample_bilinear_ac", un(lambda x: F.interpolate(
+        x, size=(9, 11), mode="bilinear", align_corners=True)), [(x4(),)]))
+    # Small differential models.
+    add(Case("tiny_cnn", TinyCnn().eval(), [(r(1, 3, 16, 16),), (r(1, 3, 16, 16),)],
+             twin=True))
+    add(Case("tiny_encoder", TinyEncoder().eval(), [(r(1, 5, 16),)], twin=True,
+             rtol=1e-3, atol=1e-4))
+    add(Case("tiny_attention", Attention(16, 2).eval(), [(r(1, 6, 16),)], twin=True,
+             rtol=1e-3, atol=1e-4))
+    add(Case("partial", PartialNet().eval(), [(r(3, 8),)], twin=True))
+    # int8 (XNNPACKQuantizer, per-channel weights, calibrated).
+    add(Case("q_linear", nn.Linear(16, 8), [(r(3, 16),)], quant=True))
+    add(Case("q_conv2d", conv(4, 6, 3, padding=1), [(x4(),)], quant=True))
+    add(Case("q_conv2d_relu", nn.Sequential(conv(4, 6, 3, padding=1), nn.ReLU()),
+             [(x4(),)], quant=True))
+    add(Case("q_conv2d_depthwise", conv(4, 4, 3, groups=4, padding=1), [(x4(),)],
+             quant=True))
+    add(Case("q_add", bin_(torch.add), [(r(2, 3, 4), r(2, 3, 4))], quant=True))
+    # Seven int8 layers: rounding differences between XNNPACK versions add up
+    # to more than one step at the output (measured: 1.3), so two.
+    add(Case("q_tiny_cnn", TinyCnn().eval(), [(r(1, 3, 16, 16),)], quant=True, steps=2))
+    return c
+
+
+# ------------------------------------------------------------- export
+
+def quantize(module, example, calib):
+    from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
+        XNNPACKQuantizer, get_symmetric_quantization_config)
+    from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
+
+    q = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
+    gm = torch.export.export(module, example, strict=False).module()
+    gm = prepare_pt2e(gm, q)
+    for args in calib:
+        gm(*args)
+    return convert_pt2e(gm)
+
+
+def lower(module, example, delegate):
+    from executorch.exir import to_edge, to_edge_transform_and_lower
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+
+    ep = torch.export.export(module, example, strict=False)
+    if delegate:
+        return to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()]).to_executorch()
+    return to_edge(ep).to_executorch()
+
+
+def run_upstream(pte, inputs):
+    from executorch.extension.pybindings.portable_lib import _load_for_executorch_from_buffer
+
+    m = _load_for_executorch_from_buffer(pte)
+    return [o.clone() for o in m.forward(tuple(inputs))]
+
+
+def bundle(et_prog, inputs_list, expected_list):
+    from executorch.devtools import BundledProgram
+    from executorch.devtools.bundled_program.config import MethodTestCase, MethodTestSuite
+    from executorch.devtools.bundled_program.serialize import (
+        serialize_from_bundled_program_to_flatbuffer)
+
+    cases = [MethodTestCase(inputs=[a.clone().contiguous() for a in ins],
+                            expected_outputs=[o.clone().contiguous() for o in outs])
+             for ins, outs in zip(inputs_list, expected_list)]
+    return serialize_from_bundled_program_to_flatbuffer(
+        BundledProgram(et_prog, [MethodTestSuite(method_name="forward", test_cases=cases)]))
+
+
+def program_summary(et_prog):
+    plan = et_prog.executorch_program.execution_plan[0]
+    ops = sorted({f"{o.name}.{o.overload}" if o.overload else o.name for o in plan.operators})
+    ids = [d.id for d in plan.delegates]
+    return ids, ops
+
+
+def export_case(case, out, write_pte=False):
+    torch.manual_seed(0)
+    module = case.module.eval()
+    example = tuple(case.inputs[0])
+    if case.quant:
+        calib = case.calib or [tuple(r(*a.shape) for a in example) for _ in range(8)]
+        calib = list(calib) + [tuple(a) for a in case.inputs]
+        module = quantize(module, example, calib)
+    with torch.no_grad():
+        eager = [[o for o in tree_flatten(module(*copy.deepcopy(a)))[0]] for a in case.inputs]
+    prog = lower(module, example, True)
+    ids, ops = program_summary(prog)
+    if case.quant:
+        expected = [run_upstream(prog.buffer, a) for a in case.inputs]
+        # One quantization step of the output (an XNNPACK of another age may
+        # round the other way): its range over 255 levels.
+        step = max(float(o.max() - o.min()) / 255.0 for outs in expected for o in outs)
+        case.rtol, case.atol = 0.0, round(step * case.steps * 1.01, 6)
+    else:
+        expected = eager
+    written = []
+    path = os.path.join(out, f"{case.name}.bpte")
+    with open(path, "wb") as f:
+        f.write(bundle(prog, case.inputs, expected))
+    written.append(path)
+    if write_pte:
+        with open(os.path.join(out, f"{case.name}.xnnpack.pte"), "wb") as f:
+            f.write(prog.buffer)
+    if case.twin:
+        twin = lower(module, example, False)
+        tpath = os.path.join(out, f"{case.name}.portable.bpte")
+        with open(tpath, "wb") as f:
+            f.write(bundle(twin, case.inputs, expected))
+        written.append(tpath)
+        if write_pte:
+            with open(os.path.join(out, f"{case.name}.portable.pte"), "wb") as f:
+                f.write(twin.buffer)
+    return ids, ops, written
+
+
+def check(path, rtol, atol):
+    from executorch.devtools.bundled_program.serialize import (
+        deserialize_from_flatbuffer_to_bundled_program)
+    from executorch.extension.pybindings.portable_lib import _load_bundled_program_from_buffer
+
+    with open(path, "rb") as f:
+        data = f.read()
+    n = len(deserialize_from_flatbuffer_to_bundled_program(data).method_test_suites[0].test_cases)
+    m = _load_bundled_program_from_buffer(data)
+    for k in range(n):
+        m.verify_result_with_bundled_expected_output("forward", k, rtol, atol)
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("--out", default=os.path.join(ROOT, "test", "models", "xnnpack"))
+    p.add_argument("--only", default="*")
+    p.add_argument("--models", action="store_true")
+    p.add_argument("--models-out", default=os.path.join(ROOT, ".bench", "models"))
+    p.add_argument("--check", action="store_true")
+    args = p.parse_args()
+
+    if args.models:
+        os.makedirs(args.models_out, exist_ok=True)
+        cases, out = whole_models(), args.models_out
+    else:
+        os.makedirs(args.out, exist_ok=True)
+        cases, out = node_cases(), args.out
+    manifest = []
+    for case in cases:
+        if not fnmatch.fnmatch(case.name, args.only):
+            continue
+        ids, ops, written = export_case(case, out, write_pte=args.models)
+        kind = "int8" if case.quant else "fp32"
+        rest = ",".join(o for o in ops) or "-"
+        manifest.append(f"{case.name} {kind} delegates={len(ids)} rtol={case.rtol} "
+                        f"atol={case.atol} portable_ops={rest}")
+        print(manifest[-1], flush=True)
+        if args.check:
+            for w in written:
+                check(w, case.rtol, case.atol)
+    # Merge into the MANIFEST (one line per case, sorted by name).
+    path = os.path.join(out, "MANIFEST")
+    lines = {}
+    if os.path.exists(path):
+        for line in open(path):
+            if line.strip():
+                lines[line.split()[0]] = line.rstrip("\n")
+    for line in manifest:
+        lines[line.split()[0]] = line
+    with open(path, "w") as f:
+        f.write("\n".join(lines[k] for k in sorted(lines)) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,21 @@
+// aten::log.out(Tensor self, *, Tensor(a!) out)
+// out = ln(self), elementwise; integer and Bool inputs give Float (see
+// util/unary_math.h).
+#include <cmath>
+
+#include "kernels/portable/util/unary_math.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+void log_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  float_unary_kernel(ctx, args, "aten::log.out",
+                     [](auto x) { return std::log(x); });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::log.out", log_out_boxed);
+
+}  // namespace ember

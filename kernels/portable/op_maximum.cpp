@@ -1,0 +1,31 @@
+// aten::maximum.out(Tensor self, Tensor other, *, Tensor(a!) out)
+// out = the larger of self and other, broadcasting, in the promoted type;
+// NaN propagates from either side. Bool is allowed (as in PyTorch).
+#include "kernels/portable/util/binary_math.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+void run_maximum(KernelArgs& a, Tensor self, Tensor other, Tensor out,
+                 ScalarType result) {
+  ElementwisePlan plan;
+  if (!binary_out_prologue(a, self, other, out, result, &plan)) {
+    return;
+  }
+  visit_compute_dtype(compute_type_for(result), [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    binary_elementwise<C, C>(plan, self, other, out,
+                             [](C x, C y) { return max_propagate_nan(x, y); });
+  });
+}
+
+void maximum_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  binary_tensor_kernel(ctx, args, "aten::maximum.out", run_maximum);
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::maximum.out", maximum_out_boxed);
+
+}  // namespace ember

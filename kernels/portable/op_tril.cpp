@@ -1,0 +1,25 @@
+// aten::tril.out(Tensor self, int diagonal=0, *, Tensor(a!) out)
+// Keeps elements with j - i <= diagonal in the last two dims, zeroes the
+// rest. The exporter decomposes torch.tril unless the op is preserved.
+#include "kernels/portable/util/triangle_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+void tril_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::tril.out", 4);
+  const Tensor self = a.tensor(0);
+  const int64_t diagonal = a.int_value(1);
+  const Tensor out = a.tensor(2);
+  if (!a.ok()) {
+    return;
+  }
+  triangle_copy(a, self, diagonal, out, /*upper=*/false);
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::tril.out", tril_out_boxed);
+
+}  // namespace ember

@@ -1,0 +1,45 @@
+// Shared pieces of the normalization kernels (native_layer_norm,
+// native_group_norm, _native_batch_norm_legit_no_training): argument checks
+// and the mean / reciprocal standard deviation of a contiguous run.
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+
+#include "kernels/portable/util/float_dispatch.h"
+#include "kernels/portable/util/kernel_args.h"
+#include "kernels/portable/util/reduce_ops.h"
+#include "kernels/portable/util/shape_util.h"
+
+namespace ember {
+
+// Mean and 1 / sqrt(biased variance + eps) of x[0, n), two passes in
+// double. n == 0 gives NaN for both, as PyTorch does.
+template <typename T>
+void mean_rstd(const T* x, int64_t n, double eps, double* mean, double* rstd) {
+  double sum = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    sum += double(x[i]);
+  }
+  const double m = sum / double(n);
+  double m2 = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    const double d = double(x[i]) - m;
+    m2 += d * d;
+  }
+  *mean = m;
+  *rstd = 1.0 / std::sqrt(m2 / double(n) + eps);
+}
+
+// Fails unless `t` (when present) is contiguous, has dtype `type` and
+// `numel` elements.
+bool check_norm_param(KernelArgs& a, Optional<Tensor> t, ScalarType type,
+                      int64_t numel, const char* what);
+
+// The boxed argument count of an op with `outs` out tensors and a tuple
+// return: schema args + outs, then one tuple value or the outs again.
+inline size_t tuple_op_arg_count(size_t given, size_t schema_args, size_t outs) {
+  return given == schema_args + 1 ? given : schema_args + outs;
+}
+
+}  // namespace ember

@@ -1,0 +1,52 @@
+// Shared pieces of the quantized_decomposed Q/DQ kernels, which follow the
+// reference implementations in torch/ao/quantization/fx/_decomposed.py
+// (what PyTorch computes when the model runs eagerly):
+//   quantize:   clamp(round_half_even(x * (1 / scale)) + zero_point,
+//                     quant_min, quant_max) cast to the quantized dtype
+//   dequantize: (q - zero_point) * scale
+#pragma once
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/kernel_args.h"
+#include "runtime/core/tensor.h"
+
+namespace ember {
+
+// Quantized storage types: Byte, Char, Short, Int.
+template <typename F>
+bool visit_quantized_dtype(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::Byte: f(TypeTag<uint8_t>{}); return true;
+    case ScalarType::Char: f(TypeTag<int8_t>{}); return true;
+    case ScalarType::Short: f(TypeTag<int16_t>{}); return true;
+    case ScalarType::Int: f(TypeTag<int32_t>{}); return true;
+    default: return false;
+  }
+}
+
+// Checks that `t` (the quantized tensor) has the ScalarType the `dtype`
+// argument names, that it is a quantized storage type, and that
+// [quant_min, quant_max] is a non-empty range inside it.
+bool check_quantized(KernelArgs& args, Tensor t, int64_t dtype,
+                     int64_t quant_min, int64_t quant_max, const char* what);
+
+// Checks a floating tensor (Float, Double, Half, BFloat16).
+bool check_floating(KernelArgs& args, Tensor t, const char* what);
+
+// Reads element i of a floating or integral tensor as double / int64.
+double element_as_double(Tensor t, int64_t i);
+int64_t element_as_int(Tensor t, int64_t i);
+
+// One quantized value, computed in C (float or double).
+template <typename C>
+inline C quantize_to(C x, C inv_scale, C zero_point, C qmin, C qmax) {
+  C q = std::nearbyint(x * inv_scale) + zero_point;
+  q = q < qmin ? qmin : q;
+  return q > qmax ? qmax : q;  // NaN stays NaN, as in torch.clamp
+}
+
+}  // namespace ember

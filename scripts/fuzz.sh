@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/ and runs
+# them.
+#   scripts/fuzz.sh TARGET SECONDS   one target (program, bundled_program,
+#                                    npy, runner_inputs, xnnpack_payload)
+#   scripts/fuzz.sh all SECONDS      every target, SECONDS each
+# Seeds come from the committed fixtures (copied at run time into
+# build-fuzz/corpus/TARGET, which keeps growing across runs) and from
+# test/regression. Crash reproducers land in build-fuzz/crashes/TARGET/;
+# once fixed, copy them into test/regression/ (see its README). Prints
+# libFuzzer's final stats (executions, coverage) per target. Exits non-zero
+# if any target found a crash.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+targets_all=(program bundled_program npy runner_inputs)
+# The XNNPACK blob parser, once the delegate is in the tree.
+if [ -f backends/xnnpack/xnn_payload.h ]; then targets_all+=(xnnpack_payload); fi
+if [ $# -lt 2 ]; then
+  echo "usage: $0 TARGET|all SECONDS  (targets: ${targets_all[*]})" >&2
+  exit 2
+fi
+if [ "$1" = all ]; then targets=("${targets_all[@]}"); else targets=("$1"); fi
+seconds=$2
+build_dir=build-fuzz
+
+scripts/install_deps.sh
+# clang and its runtime libraries (libFuzzer, sanitizers) from the distribution.
+if ! command -v clang++ >/dev/null ||
+   [ ! -e "$(clang++ -print-resource-dir)/lib/linux/libclang_rt.fuzzer-$(uname -m).a" ]; then
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+  "${sudo_cmd[@]}" apt-get install -y -qq clang libclang-rt-dev >/dev/null
+fi
+CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DEMBER_BUILD_FUZZERS=ON -DEMBER_BUILD_TESTS=OFF >/dev/null
+build_targets=("${targets[@]/%/_fuzzer}")
+if [[ " ${targets[*]} " == *" xnnpack_payload "* ]]; then build_targets+=(extract_delegate_blobs); fi
+cmake --build "$build_dir" -j"$(nproc)" --target "${build_targets[@]}"
+
+seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
+  local dir=$2
+  mkdir -p "$dir"
+  case $1 in
+    program)
+      for f in test/models/*/model.pte; do cp "$f" "$dir/$(basename "$(dirname "$f")").pte"; done
+      cp test/regression/*.pte "$dir/" 2>/dev/null || true ;;
+    bundled_program)
+      for f in test/models/bundled/*.bpte test/models/ops/*.bpte; do
+        cp "$f" "$dir/$(basename "$(dirname "$f")")_$(basename "$f")"
+      done
+      cp test/regression/*.bpte "$dir/" 2>/dev/null || true ;;
+    npy | runner_inputs)
+      find test/models -name '*.npy' | while read -r f; do
+        name=$(echo "$f" | tr / _)
+        if [ "$1" = npy ]; then cp "$f" "$dir/$name"; else
+          # Selector byte 0: an .npy item for the "add" fixture (see the target).
+          { printf '\0'; cat "$f"; } > "$dir/$name"; fi
+      done
+      cp test/regression/*.npy "$dir/" 2>/dev/null || true ;;
+    xnnpack_payload)
+      "$build_dir/fuzz/extract_delegate_blobs" "$dir" test/models/xnnpack/*.bpte >/dev/null ;;
+  esac
+}
+
+max_len() {
+  case $1 in
+    program | bundled_program | xnnpack_payload) echo 16384 ;;
+    *) echo 4096 ;;
+  esac
+}
+
+dict() {
+  case $1 in
+    program) echo fuzz/dict/pte.dict ;;
+    *) echo "fuzz/dict/$1.dict" ;;
+  esac
+}
+
+status=0
+for t in "${targets[@]}"; do
+  corpus=$build_dir/corpus/$t
+  crashes=$build_dir/crashes/$t
+  log=$build_dir/logs/$t.log
+  mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
+  seed "$t" "$corpus"
+  echo "== $t: ${seconds}s, corpus $corpus, crashes in $crashes/"
+  set +e
+  # detect_leaks: a leak is a finding too. -fork=1 is not used: one process
+  # keeps the stats simple; -ignore_crashes=0 stops on the first finding.
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
+  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    "$build_dir/fuzz/${t}_fuzzer" "$corpus" -dict="$(dict "$t")" \
+      -max_len="$(max_len "$t")" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
+  grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb' "$log" || true
+  if [ $rc -ne 0 ]; then
+    echo "!! $t: libFuzzer exited $rc; reproducer(s):" >&2
+    ls "$crashes" >&2
+    grep -m5 -E 'ERROR|runtime error|SUMMARY' "$log" >&2 || true
+    status=1
+  fi
+done
+exit $status

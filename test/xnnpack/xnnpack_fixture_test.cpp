@@ -1,0 +1,215 @@
+// The XNNPACK delegate fixtures (examples/export/export_xnnpack.py):
+// every test/models/xnnpack/<case>.bpte loads with its delegate, and every
+// test case verifies with the bundled verifier at the MANIFEST's
+// tolerance (fp32: PyTorch's outputs; int8: upstream runtime's outputs,
+// within one quantization step). Cases with a <case>.portable.bpte twin
+// (same module, not delegated) are run both ways and compared output by
+// output: the differential test against the portable kernels.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "bundled_program/bundled_program.h"
+#include "extension/data_loader/buffer_data_loader.h"
+#include "extension/module/module.h"
+#include "runtime/core/error_message.h"
+#include "runtime/platform/threadpool.h"
+
+namespace ember::testing {
+namespace {
+
+const std::string kDir = std::string(EMBER_TEST_MODELS_DIR) + "/xnnpack";
+
+struct Entry {
+  std::string name;
+  std::string kind;
+  int delegates = 0;
+  double rtol = 1e-4;
+  double atol = 1e-5;
+};
+
+std::vector<Entry> read_manifest() {
+  std::vector<Entry> entries;
+  std::ifstream in(kDir + "/MANIFEST");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    Entry e;
+    std::string word;
+    if (!(words >> e.name >> e.kind)) continue;
+    while (words >> word) {
+      if (word.rfind("delegates=", 0) == 0) e.delegates = std::stoi(word.substr(10));
+      if (word.rfind("rtol=", 0) == 0) e.rtol = std::stod(word.substr(5));
+      if (word.rfind("atol=", 0) == 0) e.atol = std::stod(word.substr(5));
+    }
+    entries.push_back(e);
+  }
+  return entries;
+}
+
+std::vector<std::string> names(bool twins_only) {
+  std::vector<std::string> out;
+  for (const Entry& e : read_manifest()) {
+    if (!twins_only || std::filesystem::exists(kDir + "/" + e.name + ".portable.bpte")) {
+      out.push_back(e.name);
+    }
+  }
+  return out;
+}
+
+Entry entry(const std::string& name) {
+  for (const Entry& e : read_manifest()) {
+    if (e.name == name) return e;
+  }
+  return Entry();
+}
+
+// A bundle in 32-byte aligned memory and the module loaded from it.
+struct Loaded {
+  std::vector<uint64_t> storage;
+  std::unique_ptr<BundledProgram> bundle;
+  std::unique_ptr<Module> module;
+  Method* method = nullptr;
+  // The non-delegated part needs portable operators Ember lacks (#4).
+  bool missing_operators = false;
+};
+
+#define EMBER_LOAD_OR_SKIP(path, loaded)                                  \
+  do {                                                                    \
+    ::testing::AssertionResult ok_ = load(path, loaded);                  \
+    if (!ok_ && (loaded)->missing_operators) GTEST_SKIP() << ok_.message(); \
+    ASSERT_TRUE(ok_);                                                     \
+  } while (0)
+
+::testing::AssertionResult load(const std::string& path, Loaded* l) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<uint8_t> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (raw.empty()) return ::testing::AssertionFailure() << "cannot read " << path;
+  l->storage.assign(raw.size() / 8 + 8, 0);
+  uint8_t* bytes = reinterpret_cast<uint8_t*>(
+      (reinterpret_cast<uintptr_t>(l->storage.data()) + 31) & ~uintptr_t(31));
+  std::memcpy(bytes, raw.data(), raw.size());
+  Result<BundledProgram> b = BundledProgram::from(bytes, raw.size());
+  if (!b.ok()) return ::testing::AssertionFailure() << last_error_message();
+  l->bundle = std::make_unique<BundledProgram>(*b);
+  Result<std::unique_ptr<Module>> m = Module::load(
+      std::make_unique<BufferDataLoader>(b->program_data(), b->program_size()));
+  if (!m.ok()) return ::testing::AssertionFailure() << "load: " << last_error_message();
+  l->module = std::move(*m);
+  Result<Method*> method = l->module->method("forward");
+  if (!method.ok()) {
+    l->missing_operators = method.error() == Error::OperatorMissing;
+    return ::testing::AssertionFailure() << "method: " << last_error_message();
+  }
+  l->method = *method;
+  return ::testing::AssertionSuccess();
+}
+
+void verify_all(const std::string& name) {
+  const Entry e = entry(name);
+  Loaded l;
+  EMBER_LOAD_OR_SKIP(kDir + "/" + name + ".bpte", &l);
+  Result<size_t> cases = l.bundle->num_test_cases("forward");
+  ASSERT_TRUE(cases.ok());
+  for (size_t k = 0; k < *cases; ++k) {
+    SCOPED_TRACE("test case " + std::to_string(k));
+    // Twice: the second run reuses the delegate's bound pointers. Inputs are
+    // set each time (planned input memory may be reused by later values).
+    for (int run = 0; run < 2; ++run) {
+      ASSERT_EQ(load_bundled_input(*l.method, *l.bundle, k), Error::Ok) << last_error_message();
+      ASSERT_EQ(l.method->execute(), Error::Ok) << last_error_message();
+      std::vector<OutputReport> reports(l.method->outputs_size());
+      EXPECT_EQ(verify_method_outputs(*l.method, *l.bundle, k, e.rtol, e.atol, reports.data(),
+                                      reports.size()),
+                Error::Ok)
+          << last_error_message();
+    }
+  }
+}
+
+class XnnpackFixture : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(XnnpackFixture, Verifies) { verify_all(GetParam()); }
+
+TEST_P(XnnpackFixture, IsDelegated) {
+  // Every fixture except the ones the partitioner leaves alone (MANIFEST
+  // delegates=0) carries at least one XnnpackBackend delegate.
+  const Entry e = entry(GetParam());
+  if (e.delegates == 0) GTEST_SKIP() << "upstream's partitioner does not take this op";
+  std::ifstream in(kDir + "/" + GetParam() + ".bpte", std::ios::binary);
+  std::string raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_NE(raw.find("XnnpackBackend"), std::string::npos);
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, XnnpackFixture, ::testing::ValuesIn(names(false)),
+                         [](const auto& info) { return info.param; });
+
+class XnnpackDifferential : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(XnnpackDifferential, MatchesPortableKernels) {
+  const Entry e = entry(GetParam());
+  Loaded delegated, portable;
+  EMBER_LOAD_OR_SKIP(kDir + "/" + GetParam() + ".bpte", &delegated);
+  EMBER_LOAD_OR_SKIP(kDir + "/" + GetParam() + ".portable.bpte", &portable);
+  Result<size_t> cases = delegated.bundle->num_test_cases("forward");
+  ASSERT_TRUE(cases.ok());
+  for (size_t k = 0; k < *cases; ++k) {
+    SCOPED_TRACE("test case " + std::to_string(k));
+    ASSERT_EQ(load_bundled_input(*delegated.method, *delegated.bundle, k), Error::Ok);
+    ASSERT_EQ(load_bundled_input(*portable.method, *portable.bundle, k), Error::Ok);
+    ASSERT_EQ(delegated.method->execute(), Error::Ok) << last_error_message();
+    ASSERT_EQ(portable.method->execute(), Error::Ok) << last_error_message();
+    ASSERT_EQ(delegated.method->outputs_size(), portable.method->outputs_size());
+    for (size_t o = 0; o < delegated.method->outputs_size(); ++o) {
+      const Tensor a = portable.method->get_output(o).to_tensor();
+      const Tensor b = delegated.method->get_output(o).to_tensor();
+      ASSERT_EQ(a.scalar_type(), b.scalar_type());
+      ASSERT_EQ(a.numel(), b.numel());
+      OutputReport report;
+      // int8: the twin dequantizes and computes in fp32, one step apart at most.
+      const double atol = e.kind == "int8" ? 2 * e.atol : e.atol;
+      EXPECT_TRUE(compare_tensor_data(a.scalar_type(), a.const_data_ptr(), b.const_data_ptr(),
+                                      a.numel(), e.rtol, atol, &report))
+          << "output " << o << ": max abs error " << report.max_abs_error << " at "
+          << report.worst_index << " (portable " << report.worst_expected << ", delegated "
+          << report.worst_actual << ")";
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, XnnpackDifferential, ::testing::ValuesIn(names(true)),
+                         [](const auto& info) { return info.param; });
+
+TEST(XnnpackThreads, TwoThreadsVerify) {
+  ASSERT_EQ(set_num_threads(2), Error::Ok);
+  for (const char* name : {"tiny_cnn", "tiny_attention", "conv2d", "bmm", "permute"}) {
+    if (!std::filesystem::exists(kDir + "/" + name + ".bpte")) continue;
+    SCOPED_TRACE(name);
+    verify_all(name);
+  }
+  ASSERT_EQ(set_num_threads(1), Error::Ok);
+}
+
+TEST(XnnpackThreads, PoolChangedAfterLoadIsRefused) {
+  if (!std::filesystem::exists(kDir + "/conv2d.bpte")) GTEST_SKIP();
+  ASSERT_EQ(set_num_threads(1), Error::Ok);
+  Loaded l;
+  ASSERT_TRUE(load(kDir + "/conv2d.bpte", &l));
+  ASSERT_EQ(load_bundled_input(*l.method, *l.bundle, 0), Error::Ok);
+  ASSERT_EQ(set_num_threads(2), Error::Ok);
+  EXPECT_EQ(l.method->execute(), Error::InvalidState);
+  EXPECT_NE(std::string(last_error_message()).find("thread pool changed"), std::string::npos);
+  ASSERT_EQ(set_num_threads(1), Error::Ok);
+  EXPECT_EQ(l.method->execute(), Error::Ok) << last_error_message();
+}
+
+}  // namespace
+}  // namespace ember::testing
