@@ -13,6 +13,8 @@
 // have unit or zero strides, so the compiler vectorizes them.
 #pragma once
 
+#include <type_traits>
+
 #include <cstddef>
 #include <cstdint>
 #include <new>
@@ -91,6 +93,18 @@ const C* load_run(Tensor t, int64_t offset, int64_t stride, int64_t n, C* buf,
   const ScalarType type = t.scalar_type();
   const char* base =
       static_cast<const char*>(t.const_data_ptr()) + offset * int64_t(t.element_size());
+  if constexpr (std::is_same_v<C, bool>) {
+    // Bool bytes in planned memory can be anything a (hostile) memory plan
+    // aliased there: read them as bytes, never as bool (UB unless 0 or 1).
+    // Found by the corruption test under UBSan (issue #6).
+    if (type == ScalarType::Bool) {
+      const uint8_t* bytes = reinterpret_cast<const uint8_t*>(base);
+      const int64_t count = stride == 0 ? 1 : n;
+      for (int64_t i = 0; i < count; ++i) buf[i] = bytes[i * stride] != 0;
+      *step = stride == 0 ? 0 : 1;
+      return buf;
+    }
+  }
   if (type == scalar_type_of<C>() && (stride == 0 || stride == 1)) {
     *step = stride;
     return reinterpret_cast<const C*>(base);

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
-"""Runs the same XNNPACK-lowered .pte files in Ember (executor_runner) and in
-upstream's runtime (the executorch Python package), at 1 and 2 threads, and
-prints latency and load-time ratios (Ember / upstream; below 1 is faster).
+"""Runs the same .pte files in Ember (executor_runner) and in upstream's
+runtime (the executorch Python package), at 1 and 2 threads, and prints
+latency and load-time ratios (Ember / upstream; below 1 is faster).
+--kind xnnpack (default) takes the XNNPACK-lowered files, --kind portable
+their non-delegated twins.
 
 Usage:
   python examples/export/export_xnnpack.py --models      # writes .bench/models
-  /tmp/exportenv/bin/python bench/xnnpack_vs_upstream.py \\
-      [--runner build-x/examples/executor_runner] [--models .bench/models]
+  python bench/compare_upstream.py [--kind xnnpack|portable] \\
+      [--runner build/examples/executor_runner] [--models .bench/models]
       [--iters 20] [--threads 1,2]
 
 Both sides: inputs are all ones, a warm-up execution first, then the median
@@ -64,19 +66,23 @@ def upstream(pte, threads, iters):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("--runner", default=os.path.join(ROOT, "build-x", "examples", "executor_runner"))
+    p.add_argument("--runner", default=os.path.join(ROOT, "build", "examples", "executor_runner"))
     p.add_argument("--models", default=os.path.join(ROOT, ".bench", "models"))
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--threads", default="1,2")
     p.add_argument("--only", default="*")
+    p.add_argument("--kind", default="xnnpack", choices=["xnnpack", "portable"],
+                   help="xnnpack: the XNNPACK-lowered files; portable: their "
+                        "non-delegated twins (portable kernels on both sides)")
     args = p.parse_args()
-    files = sorted(glob.glob(os.path.join(args.models, f"{args.only}.xnnpack.pte")))
+    suffix = f".{args.kind}.pte"
+    files = sorted(glob.glob(os.path.join(args.models, f"{args.only}{suffix}")))
     if not files:
-        raise SystemExit(f"no *.xnnpack.pte in {args.models}; run export_xnnpack.py --models")
+        raise SystemExit(f"no *{suffix} in {args.models}; run export_xnnpack.py --models")
     print(f"{'model':22} {'thr':>3} {'ember ms':>9} {'upstr ms':>9} {'ratio':>6} "
           f"{'ember load':>10} {'upstr load':>10} {'ratio':>6}")
     for pte in files:
-        name = os.path.basename(pte)[: -len(".xnnpack.pte")]
+        name = os.path.basename(pte)[: -len(suffix)]
         for t in [int(x) for x in args.threads.split(",")]:
             e_ms, e_load = ember(args.runner, pte, t, args.iters)
             u_ms, u_load = upstream(pte, t, args.iters)
