@@ -36,7 +36,7 @@ void rsub_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     }
     visit_real_dtype(compute_type_for(result), [&](auto tag) {
       using C = typename decltype(tag)::type;
-      C al;
+      C al{};
       if (!scalar_to(a, alpha, "alpha", &al)) {
         return;
       }

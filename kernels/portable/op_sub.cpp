@@ -25,7 +25,7 @@ void run_sub(KernelArgs& args, Tensor self, Tensor other, const Scalar& alpha,
   }
   visit_compute_dtype(compute_type_for(result), [&](auto tag) {
     using C = typename decltype(tag)::type;
-    C a;
+    C a{};
     if (!scalar_to(args, alpha, "alpha", &a)) {
       return;
     }

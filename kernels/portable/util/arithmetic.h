@@ -83,7 +83,7 @@ void with_scalar_operand(KernelArgs& args, const Scalar& s, ScalarType result,
   const bool known =
       visit_compute_dtype(compute_type_for(result), [&](auto tag) {
         using C = typename decltype(tag)::type;
-        C v;
+        C v{};
         if (scalar_to(args, s, "other", &v)) {
           ScalarOperand::make(&holder, v);
           made = true;

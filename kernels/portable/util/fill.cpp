@@ -12,7 +12,7 @@ bool fill_with_scalar(KernelArgs& args, Tensor t, const Scalar& value) {
   bool ok = false;
   const bool known = visit_storage_dtype(t.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    T v;
+    T v{};
     if constexpr (is_reduced_float_v<T>) {
       float f;
       ok = scalar_to(args, value, "fill_value", &f);
