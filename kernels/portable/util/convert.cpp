@@ -24,6 +24,15 @@ void convert_loop(const S* src, int64_t ss, D* dst, int64_t ds, int64_t n) {
   }
 }
 
+// Bool source: read bytes and normalize, since a byte other than 0 or 1 is
+// not a valid bool (planned memory may alias other data into the tensor).
+template <typename D>
+void convert_bool_loop(const uint8_t* src, int64_t ss, D* dst, int64_t ds, int64_t n) {
+  for (int64_t i = 0; i < n; ++i) {
+    dst[i * ds] = cast_value<D>(src[i * ss] != 0);
+  }
+}
+
 template <typename S>
 bool convert_from(const S* src, int64_t ss, void* dst, ScalarType dt,
                   int64_t ds, int64_t n) {
@@ -40,6 +49,13 @@ bool convert_elements(const void* src, ScalarType src_type, int64_t src_stride,
                       int64_t n) {
   if (!is_supported_storage_type(dst_type)) {
     return false;
+  }
+  if (src_type == ScalarType::Bool) {
+    return visit_storage_dtype(dst_type, [&](auto tag) {
+      using D = typename decltype(tag)::type;
+      convert_bool_loop(static_cast<const uint8_t*>(src), src_stride,
+                        static_cast<D*>(dst), dst_stride, n);
+    });
   }
   return visit_storage_dtype(src_type, [&](auto tag) {
     using S = typename decltype(tag)::type;
