@@ -9,6 +9,8 @@
 // one element each. Boxed: 8 values (one returned list) or 9.
 #include <cmath>
 
+#include <cstdint>
+
 #include "kernels/portable/util/quantize_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -61,7 +63,13 @@ void choose_qparams_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   float s = (hi - lo) / float(double(quant_max - quant_min));
   s = s > float(eps) ? s : float(eps);
-  const int64_t shift = int64_t(int32_t(std::nearbyint(lo / s)));
+  // lo / s can be NaN or out of int32 range for infinite or huge inputs:
+  // convert only what an int32 holds (casting anything else is undefined).
+  const float ratio = std::nearbyint(lo / s);
+  const int64_t shift = !(ratio == ratio)          ? 0
+                        : ratio <= -2147483648.0f ? INT32_MIN
+                        : ratio >= 2147483647.0f  ? INT32_MAX
+                                                  : int64_t(ratio);
   int64_t zp = quant_min - shift;
   zp = zp < quant_min ? quant_min : (zp > quant_max ? quant_max : zp);
   *scale = double(s);

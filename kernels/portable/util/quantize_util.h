@@ -41,12 +41,18 @@ bool check_floating(KernelArgs& args, Tensor t, const char* what);
 double element_as_double(Tensor t, int64_t i);
 int64_t element_as_int(Tensor t, int64_t i);
 
-// One quantized value, computed in C (float or double).
+// One quantized value, computed in C (float or double), already clamped to
+// [qmin, qmax] so the caller's integer cast is defined. NaN quantizes to 0
+// (even outside [qmin, qmax]), which is what PyTorch's eager kernel produces
+// on x86 (its float-to-int cast of NaN); casting NaN in C++ is undefined.
 template <typename C>
 inline C quantize_to(C x, C inv_scale, C zero_point, C qmin, C qmax) {
   C q = std::nearbyint(x * inv_scale) + zero_point;
+  if (q != q) {
+    return C(0);
+  }
   q = q < qmin ? qmin : q;
-  return q > qmax ? qmax : q;  // NaN stays NaN, as in torch.clamp
+  return q > qmax ? qmax : q;
 }
 
 }  // namespace ember
