@@ -127,6 +127,7 @@ enum class OutputMismatch : uint8_t {
   Dtype,   // tensor dtypes (or scalar kinds) differ
   Shape,   // ranks or sizes differ
   Values,  // same dtype and shape; some elements outside tolerance
+  NoData,  // the output tensor has elements but no storage
 };
 
 const char* output_mismatch_name(OutputMismatch m);

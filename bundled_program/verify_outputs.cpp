@@ -184,6 +184,11 @@ void compare_tensor(const fb::Tensor* expected, const EValue& actual_value,
   }
   r.numel = actual.numel();
   if (r.numel == 0) return;
+  if (actual.const_data_ptr() == nullptr) {
+    // A hostile program can leave an output without storage.
+    r.mismatch = OutputMismatch::NoData;
+    return;
+  }
   compare_elements(r.actual_dtype, expected->data()->data(), actual.const_data_ptr(),
                    r.numel, acc, r);
 }
@@ -237,8 +242,8 @@ bool compare_output(const fb::Value* expected, const EValue& actual, double rtol
   if (r.mismatch == OutputMismatch::None && r.num_outside_tolerance != 0) {
     r.mismatch = OutputMismatch::Values;
   }
-  if (r.numel > 0 && r.mismatch != OutputMismatch::Dtype &&
-      r.mismatch != OutputMismatch::Shape && r.mismatch != OutputMismatch::Kind) {
+  if (r.numel > 0 && (r.mismatch == OutputMismatch::None ||
+                      r.mismatch == OutputMismatch::Values)) {
     r.mean_abs_error = acc.sum_abs / double(r.numel);
   }
   r.passed = r.mismatch == OutputMismatch::None;
@@ -263,6 +268,10 @@ void describe_failure(const char* method, size_t testset_index, const OutputRepo
       append_error_message("shape differs from the expected one (rank %zu, expected %zu)",
                            r.actual_rank, r.expected_rank);
       break;
+    case OutputMismatch::NoData:
+      append_error_message("the output tensor (%" PRId64 " elements) has no storage",
+                           r.numel);
+      break;
     default:
       append_error_message(
           "%" PRId64 " of %" PRId64 " elements outside tolerance (rtol %g, atol %g); "
@@ -282,6 +291,7 @@ const char* output_mismatch_name(OutputMismatch m) {
     case OutputMismatch::Dtype: return "dtype";
     case OutputMismatch::Shape: return "shape";
     case OutputMismatch::Values: return "values";
+    case OutputMismatch::NoData: return "no data";
   }
   return "unknown";
 }

@@ -51,8 +51,11 @@ constexpr bool is_reduced_float_v =
     std::is_same<T, Half>::value || std::is_same<T, BFloat16>::value;
 
 // Converts one element the way PyTorch's static_cast_with_inter_type does
-// for real types. Float-to-integer conversion of values out of the target's
-// range is as undefined here as in PyTorch.
+// for real types. Float-to-integer conversion is made defined for every
+// value (C++ leaves out-of-range casts undefined, and data can be hostile):
+// NaN gives 0, other values go through int64 (saturating at its limits)
+// and then wrap to the target width, which is what PyTorch computes on x86
+// for values within int32 range (-511.0 -> uint8 1).
 template <typename D, typename S>
 inline D cast_value(S v) {
   if constexpr (std::is_same<D, S>::value) {
@@ -63,6 +66,14 @@ inline D cast_value(S v) {
     return v != S(0);
   } else if constexpr (is_reduced_float_v<D>) {
     return D(static_cast<float>(v));
+  } else if constexpr (std::is_floating_point<S>::value && std::is_integral<D>::value) {
+    if (!(v == v)) {
+      return D(0);
+    }
+    const int64_t wide = v <= S(-9.2233720368547758e18)  ? INT64_MIN
+                         : v >= S(9.2233720368547758e18) ? INT64_MAX
+                                                         : static_cast<int64_t>(v);
+    return static_cast<D>(wide);
   } else {
     return static_cast<D>(v);
   }
