@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 
+#include "extension/file_util/read_file.h"
 #include "extension/npy/npy.h"
 #include "runtime/core/error_message.h"
 
@@ -70,11 +71,12 @@ Error check_shape(const TensorInfo& info, const NpyArray& a, size_t index,
 }
 
 Result<NpyArray> read_bin(const TensorInfo& info, size_t index, const std::string& item) {
-  std::ifstream in(item, std::ios::binary);
-  EMBER_CHECK_OR_RETURN(in.good(), Error::AccessFailed, "input %zu: cannot open '%s': %s",
-                        index, item.c_str(), strerror(errno));
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
+  Result<std::vector<uint8_t>> read = read_file(item);
+  if (!read.ok()) {
+    append_error_message(" (input %zu)", index);
+    return read.error();
+  }
+  std::vector<uint8_t>& bytes = *read;
   EMBER_CHECK_OR_RETURN(bytes.size() == info.nbytes(), Error::InvalidArgument,
                         "input %zu ('%s'): %zu bytes, the method's %s %s input needs "
                         "%zu",

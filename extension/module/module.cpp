@@ -2,10 +2,9 @@
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 #include "extension/data_loader/buffer_data_loader.h"
+#include "extension/file_util/read_file.h"
 #include "extension/data_loader/file_data_loader.h"
 #include "extension/data_loader/mmap_data_loader.h"
 #include "runtime/core/error_message.h"
@@ -75,12 +74,9 @@ Result<std::unique_ptr<Module>> Module::load(const std::string& path, LoadMode m
     if (!map.ok()) return map.error();
     loader = std::make_unique<MmapDataLoader>(std::move(*map));
   } else {
-    std::ifstream in(path, std::ios::binary);
-    EMBER_CHECK_OR_RETURN(in.good(), Error::AccessFailed, "cannot open '%s'",
-                          path.c_str());
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                               std::istreambuf_iterator<char>());
-    loader = std::make_unique<OwningBufferLoader>(std::move(bytes));
+    Result<std::vector<uint8_t>> bytes = read_file(path);
+    if (!bytes.ok()) return bytes.error();
+    loader = std::make_unique<OwningBufferLoader>(std::move(*bytes));
   }
   return load(std::move(loader), verification);
 }

@@ -2,8 +2,8 @@
 
 #include <cstring>
 #include <fstream>
-#include <iterator>
 
+#include "extension/file_util/read_file.h"
 #include "runtime/core/error_message.h"
 
 namespace ember {
@@ -186,12 +186,11 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
 }
 
 Result<NpyArray> read_npy(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  EMBER_CHECK_OR_RETURN(in.good(), Error::AccessFailed, "cannot open '%s'",
-                        path.c_str());
-  std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
-                             std::istreambuf_iterator<char>());
-  Result<NpyArray> array = parse_npy(bytes.data(), bytes.size());
+  Result<std::vector<uint8_t>> bytes = read_file(path);
+  if (!bytes.ok()) {
+    return bytes.error();
+  }
+  Result<NpyArray> array = parse_npy(bytes->data(), bytes->size());
   if (!array.ok()) {
     append_error_message(" (%s)", path.c_str());
   }

@@ -101,7 +101,7 @@ void cat_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       char* o = dst + (r * out_row + col) * oes;
       const char* s = src + r * row * ies;
       if (t.scalar_type() == out.scalar_type()) {
-        std::memcpy(o, s, size_t(row * ies));
+        std::memmove(o, s, size_t(row * ies));
       } else {
         (void)convert_elements(s, t.scalar_type(), 1, o, out.scalar_type(), 1,
                                row);

@@ -71,7 +71,7 @@ void constant_pad_nd_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     strides[1][d] = out.strides()[d];
   }
   if (nd == 0) {
-    std::memcpy(out.mutable_data_ptr(), self.const_data_ptr(), out.element_size());
+    std::memmove(out.mutable_data_ptr(), self.const_data_ptr(), out.element_size());
     return;
   }
   const size_t last = nd - 1;

@@ -56,7 +56,7 @@ void embedding_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   char* o = static_cast<char*>(out.mutable_data_ptr());
   for (int64_t i = 0; i < n && row > 0; ++i) {
     const int64_t v = index_value(indices.const_data_ptr(), indices.scalar_type(), i);
-    std::memcpy(o + size_t(i) * row, w + size_t(v) * row, row);
+    std::memmove(o + size_t(i) * row, w + size_t(v) * row, row);
   }
 }
 

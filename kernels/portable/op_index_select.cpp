@@ -62,7 +62,7 @@ void index_select_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < n; ++i) {
       const int64_t v = index_value(index.const_data_ptr(), index.scalar_type(), i);
-      std::memcpy(dst + size_t(o * n + i) * row, src + size_t(o * size + v) * row, row);
+      std::memmove(dst + size_t(o * n + i) * row, src + size_t(o * size + v) * row, row);
     }
   }
 }

@@ -48,7 +48,7 @@ void repeat_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   if (!resize_out(a, out, shape.span()) || out.numel() == 0 || nd == 0) {
     if (a.ok() && nd == 0 && out.numel() == 1) {
-      std::memcpy(out.mutable_data_ptr(), self.const_data_ptr(), out.element_size());
+      std::memmove(out.mutable_data_ptr(), self.const_data_ptr(), out.element_size());
     }
     return;
   }
@@ -73,7 +73,7 @@ void repeat_out_boxed(KernelContext& ctx, Span<EValue*> args) {
         o[i] = src[off + i * src_strides[last]];
       }
       for (int64_t c = row; c < out_row; c += row) {
-        std::memcpy(o + c, o, size_t(row) * sizeof(W));
+        std::memmove(o + c, o, size_t(row) * sizeof(W));
       }
       for (size_t k = last; k-- > 0;) {
         if (++coord[k] < shape.sizes[k]) {

@@ -65,7 +65,7 @@ void scatter_value_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   (void)visit_element_width(out.element_size(), [&](auto w) {
     using W = typename decltype(w)::type;
     W v;
-    std::memcpy(&v, cell, sizeof(W));
+    std::memmove(&v, cell, sizeof(W));
     W* o = static_cast<W*>(out.mutable_data_ptr());
     for_each_scatter_gather(out, d, index, nullptr,
                             [&](int64_t oo, int64_t, int64_t) { o[oo] = v; });

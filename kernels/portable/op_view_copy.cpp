@@ -62,7 +62,7 @@ void view_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   if (self.nbytes() > 0 && out.const_data_ptr() != self.const_data_ptr()) {
-    std::memcpy(out.mutable_data_ptr(), self.const_data_ptr(), self.nbytes());
+    std::memmove(out.mutable_data_ptr(), self.const_data_ptr(), self.nbytes());
   }
 }
 

@@ -106,6 +106,18 @@ TEST_F(RunnerCli, MissingFiles) {
                        "cannot write report");
 }
 
+TEST_F(RunnerCli, DirectoriesAsInputs) {
+  // Found by fuzz/runner_inputs_fuzzer: reading a directory used to throw
+  // from the stream library and abort.
+  std::filesystem::create_directories(path("dir.bin"));
+  std::filesystem::create_directories(path("dir.npy"));
+  const std::string a = write_npy_file("a.npy", ScalarType::Float, {2, 3});
+  expect_clear_failure("--model_path=" + kAddPte + " --inputs=" + a + "," + path("dir.bin"),
+                       "not a regular file");
+  expect_clear_failure("--model_path=" + kAddPte + " --inputs=" + a + "," + path("dir.npy"),
+                       "not a regular file");
+}
+
 TEST_F(RunnerCli, TestIndexOutOfRange) {
   expect_clear_failure("--model_path=" + bundled_fixture("add") + " --testset_idx=4",
                        "test case 4 of method 'forward' is out of range");

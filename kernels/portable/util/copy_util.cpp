@@ -18,7 +18,7 @@ void run_copy(const ElementwisePlan& plan, const void* src, ScalarType st,
   char* d = static_cast<char*>(out.mutable_data_ptr());
   for_each_run(plan, [&](const int64_t* off, const int64_t* stride, int64_t n) {
     if (st == dt && stride[0] == 1 && stride[1] == 1) {
-      std::memcpy(d + off[0] * des, s + off[1] * ses, size_t(n * des));
+      std::memmove(d + off[0] * des, s + off[1] * ses, size_t(n * des));
     } else {
       (void)convert_elements(s + off[1] * ses, st, stride[1], d + off[0] * des,
                              dt, stride[0], n);

@@ -39,7 +39,7 @@ void triangle_copy(KernelArgs& a, Tensor self, int64_t diagonal, Tensor out,
       lo = lo < 0 ? 0 : (lo > cols ? cols : lo);
       hi = hi < lo ? lo : (hi > cols ? cols : hi);
       if (dst != src) {
-        std::memcpy(dst + at + size_t(lo) * es, src + at + size_t(lo) * es,
+        std::memmove(dst + at + size_t(lo) * es, src + at + size_t(lo) * es,
                     size_t(hi - lo) * es);
       }
       // Zero bits are zero in every storage type.
