@@ -56,8 +56,13 @@ size_t skip_space(const std::string& s, size_t pos) {
 }  // namespace
 
 int64_t NpyArray::numel() const {
+  // parse_npy() guarantees the product of the non-zero sizes fits; a zero
+  // size makes the whole product zero.
   int64_t n = 1;
-  for (SizesType s : shape) n *= s;
+  for (SizesType s : shape) {
+    if (s == 0) return 0;
+    n *= s;
+  }
   return n;
 }
 
@@ -169,6 +174,16 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
     p = skip_space(header, p);
     if (p < close && header[p] == ',') ++p;
   }
+  // Even with a zero size (no data), the other sizes multiplied must stay
+  // representable: tensors built from the array compute that product.
+  uint64_t nonzero_product = 1;
+  for (SizesType s : array.shape) {
+    EMBER_CHECK_OR_RETURN(
+        s == 0 || !__builtin_mul_overflow(nonzero_product, uint64_t(s), &nonzero_product),
+        Error::InvalidArgument, ".npy array size overflows");
+  }
+  EMBER_CHECK_OR_RETURN(nonzero_product <= (uint64_t(1) << 48), Error::InvalidArgument,
+                        ".npy array size overflows");
   const size_t data_start = header_start + header_len;
   EMBER_CHECK_OR_RETURN(size - data_start == nbytes, Error::InvalidArgument,
                         ".npy data is %zu bytes, the shape needs %llu",
