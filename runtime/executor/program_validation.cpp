@@ -373,8 +373,16 @@ Error validate_vector_alignment(const ember_fb::Program* fb) {
     EMBER_CHECK_OR_RETURN(aligned(fb->constant_segment()->offsets()), Error::InvalidProgram,
                           "constant_segment.offsets is not 8-byte aligned in the file");
   }
+  for (flatbuffers::uoffset_t m = 0; m < count(fb->mutable_data_segments()); ++m) {
+    const ember_fb::SubsegmentOffsets* sub = fb->mutable_data_segments()->Get(m);
+    EMBER_CHECK_OR_RETURN(sub == nullptr || aligned(sub->offsets()), Error::InvalidProgram,
+                          "mutable_data_segments[%u].offsets is not 8-byte aligned in the "
+                          "file",
+                          m);
+  }
   for (flatbuffers::uoffset_t p = 0; p < count(fb->execution_plan()); ++p) {
     const ember_fb::ExecutionPlan* plan = fb->execution_plan()->Get(p);
+    if (plan == nullptr) continue;
     const char* method = plan->name() != nullptr ? plan->name()->c_str() : "?";
     EMBER_CHECK_OR_RETURN(aligned(plan->non_const_buffer_sizes()), Error::InvalidProgram,
                           "method '%s': non_const_buffer_sizes is not 8-byte aligned in "
