@@ -4,6 +4,7 @@
 // dtype), converting layout to out's dim order. A given dim_order must
 // match out's (memory planning gave out that order).
 #include "kernels/portable/util/copy_util.h"
+#include "kernels/portable/util/memory_format.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -19,24 +20,7 @@ void clone_dim_order_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!a.ok() || !check_same_dtype(a, self, out)) {
     return;
   }
-  if (dim_order.has_value()) {
-    const Span<int64_t> order = dim_order.value();
-    bool same = order.size() == out.dim();
-    for (size_t i = 0; same && i < order.size(); ++i) {
-      same = order[i] == int64_t(out.dim_order()[i]);
-    }
-    if (!same) {
-      a.fail(Error::InvalidArgument,
-             "dim_order argument (%zu entries) does not match out's dim order",
-             order.size());
-      return;
-    }
-  } else if (!out.is_contiguous()) {
-    a.fail(Error::InvalidArgument,
-           "dim_order is None (contiguous) but out is not contiguous");
-    return;
-  }
-  if (!resize_out(a, out, self.sizes())) {
+  if (!check_out_dim_order(a, dim_order, out) || !resize_out(a, out, self.sizes())) {
     return;
   }
   (void)copy_broadcast(a, self, out);

@@ -29,4 +29,24 @@ inline bool check_memory_format(KernelArgs& args, Optional<int64_t> format) {
                    static_cast<long long>(format.value()));
 }
 
+// For the dim_order_ops kernels: the `dim_order` argument must equal out's
+// dim order; None means contiguous.
+inline bool check_out_dim_order(KernelArgs& args, Optional<Span<int64_t>> dim_order,
+                                const Tensor& out) {
+  if (!dim_order.has_value()) {
+    return out.is_contiguous() ||
+           args.fail(Error::InvalidArgument,
+                     "dim_order is None (contiguous) but out is not contiguous");
+  }
+  const Span<int64_t> order = dim_order.value();
+  bool same = order.size() == out.dim();
+  for (size_t i = 0; same && i < order.size(); ++i) {
+    same = order[i] == int64_t(out.dim_order()[i]);
+  }
+  return same || args.fail(Error::InvalidArgument,
+                           "dim_order argument (%zu entries) does not match out's "
+                           "dim order",
+                           order.size());
+}
+
 }  // namespace ember
