@@ -39,12 +39,13 @@ void repeat_out_boxed(KernelContext& ctx, Span<EValue*> args) {
              static_cast<long long>(repeats[k]));
       return;
     }
-    const int64_t v = int64_t(src_sizes[k]) * repeats[k];
-    if (repeats[k] > INT32_MAX || v > INT32_MAX) {
+    // Checked before the product, which could overflow for a huge repeat.
+    if (repeats[k] > INT32_MAX ||
+        int64_t(src_sizes[k]) * repeats[k] > INT32_MAX) {
       a.fail(Error::InvalidArgument, "repeated size at dim %zu is too large", k);
       return;
     }
-    shape.sizes[k] = SizesType(v);
+    shape.sizes[k] = SizesType(int64_t(src_sizes[k]) * repeats[k]);
   }
   if (!resize_out(a, out, shape.span()) || out.numel() == 0 || nd == 0) {
     if (a.ok() && nd == 0 && out.numel() == 1) {

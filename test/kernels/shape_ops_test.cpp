@@ -68,6 +68,21 @@ TEST(ExpandCopy, Broadcasts) {
             Error::InvalidArgument);
 }
 
+// A repeat count that would overflow int64 when multiplied by the size
+// (found by the bundled_program fuzzer in CI): an error, not UB.
+TEST(RepeatCopy, HugeRepeatsRefused) {
+  auto a = tensor<float>(ScalarType::Float, {2}, {1, 2});
+  auto out = empty(ScalarType::Float, {4});
+  ASSERT_EQ(call_kernel("aten::repeat.out", {*a, Arg::ints({2}), *out, *out}), Error::Ok);
+  EXPECT_EQ(out->values<float>(), (std::vector<float>{1, 2, 1, 2}));
+  EXPECT_EQ(call_kernel("aten::repeat.out",
+                        {*a, Arg::ints({int64_t(6989586621679009793)}), *out, *out}),
+            Error::InvalidArgument);
+  EXPECT_EQ(call_kernel("aten::repeat.out",
+                        {*a, Arg::ints({int64_t(1) << 31}), *out, *out}),
+            Error::InvalidArgument);
+}
+
 TEST(SqueezeUnsqueeze, Dims) {
   auto a = tensor<float>(ScalarType::Float, {1, 3, 1}, {1, 2, 3});
   auto out = empty(ScalarType::Float, {3});
