@@ -37,6 +37,7 @@
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
+#include "runtime/platform/log.h"
 #include "runtime/platform/threadpool.h"
 
 DEFINE_string(model_path, "model.pte", "Program (.pte) or bundled program (.bpte) to run.");
@@ -60,6 +61,8 @@ DEFINE_string(report, "", "Write the verification report as JSON to this file.")
 DEFINE_string(loader, "mmap", "Data loader: mmap, file or buffer.");
 DEFINE_bool(full_verification, false,
             "Verify the whole program at load (InternalConsistency).");
+DEFINE_bool(verbose, false,
+            "Print the runtime's debug log (e.g. how the XNNPACK delegate split its graph).");
 
 namespace {
 
@@ -173,6 +176,9 @@ int main(int argc, char** argv) {
       "executor_runner --model_path=model.pte|model.bpte [--method_name=forward] "
       "[--inputs=a.npy,b.bin] [--testset_idx=N] [--report=report.json]");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (FLAGS_verbose) {
+    ember::set_log_level(ember::LogLevel::Debug);
+  }
   if (const int bad = check_flags()) return bad;
   g_threads = FLAGS_threads;
   // The shared pool (threaded kernels, XNNPACK delegate); before any load.
