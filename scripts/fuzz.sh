@@ -1,27 +1,39 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (clang, ASan+UBSan) in build-fuzz/ and runs
 # them.
-#   scripts/fuzz.sh TARGET SECONDS   one target (program, bundled_program,
-#                                    npy, runner_inputs, xnnpack_payload)
+#   scripts/fuzz.sh TARGET SECONDS   a campaign: one target (program,
+#                                    bundled_program, npy, runner_inputs,
+#                                    xnnpack_payload) for SECONDS, random seed,
+#                                    corpus kept in build-fuzz/corpus/TARGET
 #   scripts/fuzz.sh all SECONDS      every target, SECONDS each
-# Seeds come from the committed fixtures (copied at run time into
-# build-fuzz/corpus/TARGET, which keeps growing across runs) and from
-# test/regression. Crash reproducers land in build-fuzz/crashes/TARGET/;
-# once fixed, copy them into test/regression/ (see its README). Prints
-# libFuzzer's final stats (executions, coverage) per target. Exits non-zero
-# if any target found a crash.
+#   scripts/fuzz.sh --ci             what CI runs: every committed seed and
+#                                    regression input, then a fixed number of
+#                                    mutations per target from a fixed random
+#                                    seed, in a fresh corpus
+#                                    (build-fuzz/ci-corpus). Deterministic for
+#                                    a given build: it passes or fails the same
+#                                    way on every machine, so a finding is
+#                                    seen before a commit, not by CI later.
+# Seeds come from the committed fixtures and from test/regression. Crash
+# reproducers land in build-fuzz/crashes/TARGET/; once fixed, copy them into
+# test/regression/ (see its README). Prints libFuzzer's final stats
+# (executions, coverage) per target. Exits non-zero if any target found a
+# crash.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 targets_all=(program bundled_program npy runner_inputs)
 # The XNNPACK blob parser, once the delegate is in the tree.
 if [ -f backends/xnnpack/xnn_payload.h ]; then targets_all+=(xnnpack_payload); fi
-if [ $# -lt 2 ]; then
-  echo "usage: $0 TARGET|all SECONDS  (targets: ${targets_all[*]})" >&2
+ci=0
+if [ "${1:-}" = --ci ]; then
+  ci=1
+  targets=("${targets_all[@]}")
+elif [ $# -lt 2 ]; then
+  echo "usage: $0 TARGET|all SECONDS | $0 --ci  (targets: ${targets_all[*]})" >&2
   exit 2
-fi
-if [ "$1" = all ]; then targets=("${targets_all[@]}"); else targets=("$1"); fi
-seconds=$2
+elif [ "$1" = all ]; then targets=("${targets_all[@]}"); else targets=("$1"); fi
+seconds=${2:-0}
 build_dir=build-fuzz
 
 scripts/install_deps.sh
@@ -79,21 +91,41 @@ dict() {
   esac
 }
 
+# CI: mutations per target (about 30 s each on a 2-core x86-64 VM).
+ci_runs() {
+  case $1 in
+    program) echo 600000 ;;
+    bundled_program) echo 300000 ;;
+    npy) echo 4000000 ;;
+    runner_inputs) echo 600000 ;;
+    xnnpack_payload) echo 2000000 ;;
+  esac
+}
+
 status=0
 for t in "${targets[@]}"; do
-  corpus=$build_dir/corpus/$t
   crashes=$build_dir/crashes/$t
   log=$build_dir/logs/$t.log
+  if [ $ci = 1 ]; then
+    corpus=$build_dir/ci-corpus/$t
+    rm -rf "$corpus"
+    budget=(-seed=1 -runs="$(ci_runs "$t")")
+    what="$(ci_runs "$t") runs from seed 1"
+  else
+    corpus=$build_dir/corpus/$t
+    budget=(-max_total_time="$seconds")
+    what="${seconds}s"
+  fi
   mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
   seed "$t" "$corpus"
-  echo "== $t: ${seconds}s, corpus $corpus, crashes in $crashes/"
+  echo "== $t: $what, corpus $corpus, crashes in $crashes/"
   set +e
   # detect_leaks: a leak is a finding too. -fork=1 is not used: one process
   # keeps the stats simple; -ignore_crashes=0 stops on the first finding.
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$build_dir/fuzz/${t}_fuzzer" "$corpus" -dict="$(dict "$t")" \
-      -max_len="$(max_len "$t")" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+      -max_len="$(max_len "$t")" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 \
       -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1
   rc=$?
   set -e
