@@ -45,18 +45,28 @@ class NamedDataMap {
 class BackendInitContext final {
  public:
   BackendInitContext(MemoryAllocator* allocator, const NamedDataMap* named_data,
-                     const char* method_name)
-      : allocator_(allocator), named_data_(named_data), method_name_(method_name) {}
+                     const char* method_name, Span<EValue* const> call_args = {})
+      : allocator_(allocator),
+        named_data_(named_data),
+        method_name_(method_name),
+        call_args_(call_args) {}
   // Memory that lives as long as the Method (the method allocator).
   MemoryAllocator* allocator() const { return allocator_; }
   // Named data of the program; may be null.
   const NamedDataMap* named_data() const { return named_data_; }
   const char* method_name() const { return method_name_; }
+  // The values the method's first DelegateCall to this delegate passes
+  // (inputs then outputs, as execute() will see them), so a backend can
+  // refuse at load what it could not run (a dynamic shape, a dtype); empty
+  // when no instruction calls the delegate. Values are not yet set: only
+  // their kinds and tensor metadata (dtype, sizes, dynamism) are meaningful.
+  Span<EValue* const> call_args() const { return call_args_; }
 
  private:
   MemoryAllocator* allocator_;
   const NamedDataMap* named_data_;
   const char* method_name_;
+  Span<EValue* const> call_args_;
 };
 
 class BackendExecutionContext final {

@@ -109,6 +109,9 @@ class Method final {
                           size_t nbytes) const;
   Error parse_value(size_t index);
   Error resolve_operators_and_backends();
+  // The argument values of the first DelegateCall to a delegate (empty if
+  // none), for BackendInitContext::call_args().
+  Span<EValue* const> first_delegate_call_args(size_t delegate_index) const;
   Error init_delegates();
   Error parse_chains();
 

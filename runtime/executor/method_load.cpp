@@ -355,6 +355,19 @@ Error Method::resolve_operators_and_backends() {
   return missing_ops > 0 ? Error::OperatorMissing : Error::NotFound;
 }
 
+Span<EValue* const> Method::first_delegate_call_args(size_t delegate_index) const {
+  for (size_t c = 0; c < num_chains_; ++c) {
+    const Chain& chain = chains_[c];
+    for (size_t pc = 0; pc < chain.size; ++pc) {
+      const Instruction& ins = chain.instructions[pc];
+      if (ins.kind == InstructionKind::Delegate && ins.index == delegate_index) {
+        return {ins.args, ins.num_args};
+      }
+    }
+  }
+  return {};
+}
+
 Error Method::init_delegates() {
   MemoryAllocator* allocator = memory_manager_->method_allocator();
   for (size_t i = 0; i < num_delegates_; ++i) {
@@ -379,7 +392,8 @@ Error Method::init_delegates() {
       specs[j] = CompileSpec{spec->key()->c_str(),
                              {value ? value->data() : nullptr, value ? value->size() : 0u}};
     }
-    BackendInitContext context(allocator, program_->named_data(), name());
+    BackendInitContext context(allocator, program_->named_data(), name(),
+                               first_delegate_call_args(i));
     clear_error_message();
     Result<DelegateHandle*> handle =
         delegate.backend->init(context, &delegate.processed, {specs, num_specs});

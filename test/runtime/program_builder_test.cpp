@@ -268,6 +268,7 @@ struct RecordingBackend final : BackendInterface {
   mutable std::vector<std::pair<std::string, std::string>> specs;
   mutable int executions = 0;
   mutable int destroyed = 0;
+  mutable std::vector<const EValue*> init_call_args;
   bool fail_init = false;
 
   bool is_available() const override { return true; }
@@ -278,6 +279,7 @@ struct RecordingBackend final : BackendInterface {
       return Error::DelegateInvalidCompatibility;
     }
     blob.assign(static_cast<const char*>(processed->data()), processed->size());
+    init_call_args.assign(context.call_args().begin(), context.call_args().end());
     for (const CompileSpec& s : compile_specs) {
       specs.emplace_back(s.key, std::string(reinterpret_cast<const char*>(s.value.data()),
                                             s.value.size()));
@@ -317,7 +319,11 @@ TEST(Backends, InitExecuteDestroyWithBlobAndCompileSpecs) {
     EXPECT_EQ(backend.blob, "blob-bytes");
     ASSERT_EQ(backend.specs.size(), 2u);
     EXPECT_EQ(backend.specs[0], std::make_pair(std::string("threads"), std::string("4")));
+    // init sees the DelegateCall's values (the same EValue execute gets).
+    ASSERT_EQ(backend.init_call_args.size(), 1u);
+    EXPECT_TRUE(backend.init_call_args[0]->is_int());
     ASSERT_EQ(l.method->execute(), Error::Ok);
+    EXPECT_EQ(backend.init_call_args[0]->to_int(), 42);
     EXPECT_EQ(l.method->get_output(0).to_int(), 42);
     EXPECT_EQ(backend.destroyed, 0);
     EXPECT_TRUE(l.method->method_meta().uses_backend("EmberTestBackend"));
