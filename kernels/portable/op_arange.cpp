@@ -5,6 +5,7 @@
 // ceil((end - start) / step) elements; values start + i * step computed in
 // double (int64 for integral outs) and cast to out's dtype.
 #include <cmath>
+#include <cstdint>
 #include <type_traits>
 
 #include "kernels/portable/util/dtype_util.h"
@@ -41,8 +42,18 @@ void arange_fill(KernelArgs& a, const Scalar& start, const Scalar& end,
   }
   double size_d;
   if (integral) {
-    size_d = std::ceil(double(end.to_int() - start.to_int()) /
-                       double(step.to_int()));
+    // Exact, in uint64: end - start can overflow int64 (INT64_MIN to
+    // INT64_MAX), and so can -step.
+    const int64_t i0 = start.to_int(), i1 = end.to_int(), di = step.to_int();
+    if ((di > 0 && i1 < i0) || (di < 0 && i1 > i0)) {
+      a.fail(Error::InvalidArgument,
+             "upper bound and lower bound inconsistent with step sign");
+      return;
+    }
+    const uint64_t span =
+        di > 0 ? uint64_t(i1) - uint64_t(i0) : uint64_t(i0) - uint64_t(i1);
+    const uint64_t stride = di > 0 ? uint64_t(di) : uint64_t(0) - uint64_t(di);
+    size_d = span == 0 ? 0.0 : double((span - 1) / stride + 1);
   } else {
     size_d = std::ceil((e - s) / st);
   }
@@ -58,9 +69,11 @@ void arange_fill(KernelArgs& a, const Scalar& start, const Scalar& end,
     using T = typename decltype(tag)::type;
     T* data = out.mutable_data_ptr<T>();
     if (integral) {
-      const int64_t i0 = start.to_int(), di = step.to_int();
+      // start + i * step lies between start and end, but i * step alone
+      // may not fit int64: compute modulo 2^64, which gives the exact value.
+      const uint64_t i0 = uint64_t(start.to_int()), di = uint64_t(step.to_int());
       for (int64_t i = 0; i < n; ++i) {
-        data[i] = cast_value<T>(i0 + i * di);
+        data[i] = cast_value<T>(int64_t(i0 + uint64_t(i) * di));
       }
     } else {
       for (int64_t i = 0; i < n; ++i) {

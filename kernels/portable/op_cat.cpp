@@ -61,6 +61,9 @@ void cat_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   Shape shape = shape_of(*ref);
   shape.sizes[d] = 0;
+  // Summed in int64: sizes of empty inputs are unbounded by storage, and
+  // the int32 sum could overflow.
+  int64_t cat_size = 0;
   for (size_t i = 0; i < tensors.size(); ++i) {
     const Tensor& t = tensors[i];
     if (is_legacy_empty(t)) {
@@ -75,8 +78,14 @@ void cat_out_boxed(KernelContext& ctx, Span<EValue*> args) {
              "tensors[%zu] does not match tensors' shape outside dim %zu", i, d);
       return;
     }
-    shape.sizes[d] += t.sizes()[d];
+    cat_size += t.sizes()[d];
+    if (cat_size > INT32_MAX) {
+      a.fail(Error::InvalidArgument,
+             "concatenated size along dim %zu exceeds %d", d, INT32_MAX);
+      return;
+    }
   }
+  shape.sizes[d] = SizesType(cat_size);
   if (!resize_out(a, out, shape.span())) {
     return;
   }

@@ -5,6 +5,7 @@
 // out = (q - zero_points[c]) * scales[c] for the channel c along axis,
 // computed in scales' dtype (double for Double scales, else float32) like
 // the eager reference, then cast to out (out_dtype, Float when None).
+#include "kernels/portable/util/arithmetic.h"
 #include "kernels/portable/util/quantize_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -30,7 +31,9 @@ void run(Tensor input, Tensor scales, const Optional<Tensor>& zero_points,
           zero_points.has_value() ? element_as_int(zero_points.value(), c) : 0;
       const int64_t at = base + c * inner;
       for (int64_t i = 0; i < inner; ++i) {
-        o[at + i] = T(C(int64_t(q[at + i]) - zp) * s);
+        // q - zp wraps like PyTorch's int64 subtraction (zp is data and
+        // may be anything; a signed overflow would be undefined).
+        o[at + i] = T(C(sub_values(int64_t(q[at + i]), zp)) * s);
       }
     }
   }

@@ -71,7 +71,9 @@ void native_group_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
            static_cast<long long>(g.hw));
     return;
   }
-  if (g.groups < 1 || g.c % g.groups != 0) {
+  // groups is bounded as well: with C = 0 every group count divides C,
+  // and out1/out2 are [N, group].
+  if (g.groups < 1 || g.groups > INT32_MAX || g.c % g.groups != 0) {
     a.fail(Error::InvalidArgument, "group = %lld does not divide C = %lld",
            static_cast<long long>(g.groups), static_cast<long long>(g.c));
     return;

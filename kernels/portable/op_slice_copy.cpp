@@ -44,7 +44,9 @@ void slice_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const int64_t lo = start.has_value() ? clamp_index(start.value(), size) : 0;
   int64_t hi = end.has_value() ? clamp_index(end.value(), size) : size;
   hi = hi < lo ? lo : hi;
-  const int64_t len = (hi - lo + step - 1) / step;
+  // ceil((hi - lo) / step) without hi - lo + step - 1, which overflows for
+  // a step near INT64_MAX.
+  const int64_t len = hi == lo ? 0 : (hi - lo - 1) / step + 1;
 
   Shape shape = shape_of(self);
   shape.sizes[d] = SizesType(len);
@@ -52,7 +54,12 @@ void slice_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   for (size_t i = 0; i < self.dim(); ++i) {
     strides[i] = self.strides()[i];
   }
-  strides[d] *= step;
+  // With two or more elements step < size, so the product is a real
+  // offset; with one or none the stride is never applied (and a huge step
+  // would overflow it).
+  if (len > 1) {
+    strides[d] *= step;
+  }
   if (!resize_out(a, out, shape.span())) {
     return;
   }

@@ -33,8 +33,9 @@ void split_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
            static_cast<long long>(split_size), static_cast<long long>(size));
     return;
   }
-  const int64_t chunks =
-      split_size == 0 ? 1 : (size + split_size - 1) / split_size + (size == 0);
+  // ceil(size / split_size), one chunk for an empty dim; written without
+  // size + split_size - 1, which overflows for a split_size near INT64_MAX.
+  const int64_t chunks = size == 0 ? 1 : (size - 1) / split_size + 1;
   if (chunks != int64_t(outs.size()) || outs.size() > kMaxTensorDim * 64) {
     a.fail(Error::InvalidArgument, "out has %zu tensors; splitting %lld by %lld makes %lld",
            outs.size(), static_cast<long long>(size),

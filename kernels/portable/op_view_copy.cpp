@@ -39,7 +39,11 @@ void view_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       return;
     }
     shape.sizes[i] = SizesType(size[i]);
-    known *= size[i];
+    // Up to 16 sizes below 2^31 overflow int64; any product beyond self's
+    // numel (at most 2^48) is wrong anyway, so saturate.
+    if (__builtin_mul_overflow(known, size[i], &known)) {
+      known = INT64_MAX;
+    }
   }
   if (infer != kMaxTensorDim) {
     if (known == 0 || self.numel() % known != 0) {

@@ -133,5 +133,53 @@ TEST(Quantize, RoundHalfEvenAndClamp) {
             Error::InvalidArgument);
 }
 
+// Integer arange whose end - start overflows int64 (and so does i * step):
+// computed exactly, not with signed overflow.
+TEST(Creation, ArangeIntegralRangeWiderThanInt64) {
+  auto r = empty(ScalarType::Long, {3});
+  ASSERT_EQ(call_kernel("aten::arange.start_out",
+                        {INT64_MIN, INT64_MAX, INT64_MAX, *r, *r}),
+            Error::Ok);
+  EXPECT_EQ(r->values<int64_t>(), (std::vector<int64_t>{INT64_MIN, -1, INT64_MAX - 1}));
+  auto one = empty(ScalarType::Long, {1});
+  ASSERT_EQ(call_kernel("aten::arange.start_out", {0, -1, INT64_MIN, *one, *one}),
+            Error::Ok);
+  EXPECT_EQ(one->values<int64_t>(), (std::vector<int64_t>{0}));
+  EXPECT_EQ(call_kernel("aten::arange.start_out", {INT64_MAX, INT64_MIN, 1, *r, *r}),
+            Error::InvalidArgument);
+}
+
+// split_size near INT64_MAX (ceil division used to overflow), and split
+// sizes whose running sum would overflow.
+TEST(Split, HugeSplitSizes) {
+  auto a = tensor<float>(ScalarType::Float, {2, 5}, iota(10));
+  auto whole = empty(ScalarType::Float, {2, 5});
+  auto one = Arg::tensors({whole->tensor()});
+  ASSERT_EQ(call_kernel("aten::split_copy.Tensor_out", {*a, INT64_MAX, 1, one, one}),
+            Error::Ok);
+  EXPECT_EQ(whole->values<float>(), iota(10));
+  auto o1 = empty(ScalarType::Float, {2, 1});
+  auto o2 = empty(ScalarType::Float, {2, 4});
+  auto two = Arg::tensors({o1->tensor(), o2->tensor()});
+  EXPECT_EQ(call_kernel("aten::split_with_sizes_copy.out",
+                        {*a, Arg::ints({1, INT64_MAX}), 1, two, two}),
+            Error::InvalidArgument);
+}
+
+// A zero point at INT64_MIN: q - zp wraps like PyTorch's int64 subtraction
+// instead of overflowing.
+TEST(Quantize, DequantizePerChannelExtremeZeroPoint) {
+  auto q = tensor<int8_t>(ScalarType::Char, {2}, {1, -1});
+  auto scales = tensor<float>(ScalarType::Float, {2}, {1.0f, 2.0f});
+  auto zps = tensor<int64_t>(ScalarType::Long, {2}, {INT64_MIN, 0});
+  auto out = empty(ScalarType::Float, {2});
+  ASSERT_EQ(call_kernel("quantized_decomposed::dequantize_per_channel.out",
+                        {*q, *scales, *zps, 0, -128, 127, int64_t(ScalarType::Char),
+                         Arg::none(), *out, *out}),
+            Error::Ok);
+  EXPECT_EQ(out->values<float>(),
+            (std::vector<float>{float(INT64_MIN + 1), -2.0f}));
+}
+
 }  // namespace
 }  // namespace ember::testing

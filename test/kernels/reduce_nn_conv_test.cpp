@@ -258,5 +258,40 @@ TEST(HostileArguments, AreRefused) {
             Error::InvalidArgument);
 }
 
+// Output sizes whose product with N * C overflows int64: refused.
+TEST(Pooling, AdaptiveOutputSizeProductOverflowRefused) {
+  auto in = tensor<float>(ScalarType::Float, {3, 1, 1, 1}, {1, 2, 3});
+  auto out = empty(ScalarType::Float, {3, 1, 1, 1});
+  const int64_t big = INT32_MAX;
+  EXPECT_EQ(call_kernel("aten::_adaptive_avg_pool2d.out",
+                        {*in, Arg::ints({big, big}), *out, *out}),
+            Error::InvalidArgument);
+}
+
+TEST(Upsample, OutputSizeProductOverflowRefused) {
+  auto in = tensor<float>(ScalarType::Float, {3, 1, 1, 1}, {1, 2, 3});
+  auto out = empty(ScalarType::Float, {3, 1, 1, 1});
+  const int64_t big = INT32_MAX;
+  EXPECT_EQ(call_kernel("aten::upsample_nearest2d.vec_out",
+                        {*in, Arg::ints({big, big}), Arg::none(), *out, *out}),
+            Error::InvalidArgument);
+  EXPECT_EQ(call_kernel("aten::upsample_bilinear2d.vec_out",
+                        {*in, Arg::ints({big, big}), false, Arg::none(), *out, *out}),
+            Error::InvalidArgument);
+}
+
+// With C = 0 every group count divides C; a count past int32 used to
+// size out1/out2 truncated and then be written past their end.
+TEST(GroupNorm, HugeGroupCountRefused) {
+  auto in = empty(ScalarType::Float, {1, 0, 2});
+  auto out = empty(ScalarType::Float, {1, 0, 2});
+  auto stat = empty(ScalarType::Float, {1, 1});
+  EXPECT_EQ(call_kernel("aten::native_group_norm.out",
+                        {*in, Arg::none(), Arg::none(), int64_t(1), int64_t(0), int64_t(2),
+                         (int64_t(1) << 32) + 1, 1e-5, *out, *stat, *stat, *out, *stat,
+                         *stat}),
+            Error::InvalidArgument);
+}
+
 }  // namespace
 }  // namespace ember::testing

@@ -199,5 +199,44 @@ TEST(Copies, CopyOutAndInPlace) {
   EXPECT_EQ(call_kernel("aten::copy_", {*self, *bad, false, *self}), Error::InvalidArgument);
 }
 
+// A step near INT64_MAX: one element, not an overflow in the length or
+// the stride.
+TEST(SliceCopy, HugeStep) {
+  auto a = tensor<float>(ScalarType::Float, {2, 5}, iota(10));
+  auto out = dynamic_out(ScalarType::Float, {2, 5});
+  ASSERT_EQ(call_kernel("aten::slice_copy.Tensor_out",
+                        {*a, 1, 1, Arg::none(), INT64_MAX, *out, *out}),
+            Error::Ok);
+  EXPECT_EQ(sizes_of(*out), (std::vector<SizesType>{2, 1}));
+  EXPECT_EQ(out->values<float>(), (std::vector<float>{1, 6}));
+  ASSERT_EQ(call_kernel("aten::slice_copy.Tensor_out",
+                        {*a, 0, Arg::none(), Arg::none(), INT64_MAX, *out, *out}),
+            Error::Ok);
+  EXPECT_EQ(sizes_of(*out), (std::vector<SizesType>{1, 5}));
+  EXPECT_EQ(out->values<float>(), (std::vector<float>{0, 1, 2, 3, 4}));
+}
+
+// Sizes whose product overflows int64 are refused, not multiplied.
+TEST(ViewCopy, HugeSizesRefused) {
+  auto a = tensor<float>(ScalarType::Float, {2, 6}, iota(12));
+  auto out = empty(ScalarType::Float, {3, 4});
+  const int64_t big = INT32_MAX;
+  EXPECT_EQ(call_kernel("aten::view_copy.out",
+                        {*a, Arg::ints({big, big, big, 12}), *out, *out}),
+            Error::InvalidArgument);
+  EXPECT_EQ(call_kernel("aten::view_copy.out",
+                        {*a, Arg::ints({-1, big, big, big}), *out, *out}),
+            Error::InvalidArgument);
+}
+
+// Empty inputs may have any size along the cat dim; the sum must not
+// overflow int32 (here it would wrap to a valid-looking 2^31 - 3).
+TEST(Cat, SummedSizePastInt32Refused) {
+  auto e = empty(ScalarType::Float, {INT32_MAX, 0});
+  auto out = empty(ScalarType::Float, {INT32_MAX - 2, 0});
+  EXPECT_EQ(call_kernel("aten::cat.out", {Arg::tensors({*e, *e, *e}), 0, *out, *out}),
+            Error::InvalidArgument);
+}
+
 }  // namespace
 }  // namespace ember::testing

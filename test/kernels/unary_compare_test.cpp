@@ -1,4 +1,5 @@
 // Comparisons, logical ops, where, relu, full / full_like.
+#include "kernels/portable/util/kernel_args.h"
 #include "test/kernels/kernel_test_util.h"
 
 namespace ember::testing {
@@ -140,6 +141,38 @@ TEST(Full, FullAndFullLike) {
   auto c = empty(ScalarType::Char, {2, 2});
   EXPECT_EQ(call_kernel("aten::full_like.out", {*self, 300, Arg::none(), *c, *c}),
             Error::InvalidArgument);
+}
+
+// A float fill value of 2^63 does not fit Long (double(INT64_MAX) rounds
+// up to it, so an inclusive bound let it through to an undefined cast).
+TEST(Full, FloatValuePastInt64Refused) {
+  auto out = empty(ScalarType::Long, {2});
+  EXPECT_EQ(call_kernel("aten::full.out", {Arg::ints({2}), 9223372036854775808.0, *out, *out}),
+            Error::InvalidArgument);
+  ASSERT_EQ(call_kernel("aten::full.out", {Arg::ints({2}), -9223372036854775808.0, *out, *out}),
+            Error::Ok);
+  EXPECT_EQ(out->values<int64_t>(), std::vector<int64_t>(2, INT64_MIN));
+  auto iout = empty(ScalarType::Int, {1});
+  EXPECT_EQ(call_kernel("aten::full.out", {Arg::ints({1}), 2147483648.0, *iout, *iout}),
+            Error::InvalidArgument);
+  ASSERT_EQ(call_kernel("aten::full.out", {Arg::ints({1}), 2147483647.5, *iout, *iout}),
+            Error::Ok);
+  EXPECT_EQ(iout->values<int32_t>(), std::vector<int32_t>(1, INT32_MAX));
+}
+
+// Scalar::to_int of a Double saturates (and gives 0 for NaN) instead of an
+// undefined out-of-range cast.
+TEST(ScalarArg, DoubleToIntSaturates) {
+  Scalar s;
+  s.kind = Scalar::Kind::Double;
+  s.d = 1e300;
+  EXPECT_EQ(s.to_int(), INT64_MAX);
+  s.d = -1e300;
+  EXPECT_EQ(s.to_int(), INT64_MIN);
+  s.d = std::nan("");
+  EXPECT_EQ(s.to_int(), 0);
+  s.d = -2.9;
+  EXPECT_EQ(s.to_int(), -2);
 }
 
 }  // namespace

@@ -19,11 +19,13 @@ bool fill_with_scalar(KernelArgs& args, Tensor t, const Scalar& value) {
       v = T(f);
     } else if constexpr (std::is_integral<T>::value &&
                          !std::is_same<T, bool>::value) {
-      // A float fills an integral tensor truncated, if it is in range.
+      // A float fills an integral tensor truncated, if it is in range. The
+      // upper bound is exclusive: max + 1 is a power of two, exact as a
+      // double (double(INT64_MAX) rounds up to 2^63, which does not fit).
       if (value.is_floating()) {
         const double d = value.d;
         ok = d >= double(std::numeric_limits<T>::lowest()) &&
-             d <= double(std::numeric_limits<T>::max());
+             d < double(std::numeric_limits<T>::max() / 2 + 1) * 2.0;
         if (!ok) {
           args.fail(Error::InvalidArgument,
                     "fill_value %g does not fit out dtype %s", d,

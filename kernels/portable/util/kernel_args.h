@@ -37,8 +37,19 @@ struct Scalar {
   double to_double() const {
     return kind == Kind::Double ? d : kind == Kind::Int ? double(i) : double(b);
   }
+  // A Double converts truncated toward zero, saturating at the int64
+  // limits (NaN gives 0): casting an out-of-range double is undefined.
   int64_t to_int() const {
-    return kind == Kind::Int ? i : kind == Kind::Bool ? int64_t(b) : int64_t(d);
+    if (kind == Kind::Int) {
+      return i;
+    }
+    if (kind == Kind::Bool) {
+      return int64_t(b);
+    }
+    return !(d == d) ? 0
+           : d <= -9.2233720368547758e18 ? INT64_MIN
+           : d >= 9.2233720368547758e18  ? INT64_MAX
+                                         : int64_t(d);
   }
   bool is_floating() const { return kind == Kind::Double; }
   bool is_integral() const { return kind == Kind::Int; }

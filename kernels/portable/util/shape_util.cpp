@@ -8,11 +8,17 @@
 namespace ember {
 
 int64_t Shape::numel() const {
+  // Up to 16 sizes below 2^31 can overflow int64: saturate (a zero size
+  // anywhere still gives 0).
   int64_t n = 1;
+  bool saturated = false;
   for (size_t i = 0; i < dim; ++i) {
-    n *= sizes[i];
+    if (sizes[i] == 0) {
+      return 0;
+    }
+    saturated = saturated || __builtin_mul_overflow(n, int64_t(sizes[i]), &n);
   }
-  return n;
+  return saturated ? INT64_MAX : n;
 }
 
 bool normalize_dim(KernelArgs& args, int64_t dim, size_t ndim,

@@ -21,6 +21,7 @@ struct Shape {
   size_t dim = 0;
 
   Span<const SizesType> span() const { return {sizes, dim}; }
+  // The product of the sizes, INT64_MAX when it overflows int64.
   int64_t numel() const;
 };
 

@@ -13,18 +13,21 @@ bool split_into(KernelArgs& args, Tensor self, size_t dim,
                      "out has %zu tensors; the split makes %zu", outs.size(),
                      count);
   }
+  // total <= the dim's size at every step, so no sum can overflow.
+  const int64_t dim_size = self.sizes()[dim];
   int64_t total = 0;
   for (size_t i = 0; i < count; ++i) {
     if (sizes[i] < 0) {
       return args.fail(Error::InvalidArgument, "split size %lld is negative",
                        static_cast<long long>(sizes[i]));
     }
-    total += sizes[i];
-    if (total > self.sizes()[dim]) {
+    if (sizes[i] > dim_size - total) {
+      total = -1;
       break;
     }
+    total += sizes[i];
   }
-  if (total != self.sizes()[dim]) {
+  if (total != dim_size) {
     return args.fail(Error::InvalidArgument,
                      "split sizes do not sum to dim %zu's size %d", dim,
                      int(self.sizes()[dim]));

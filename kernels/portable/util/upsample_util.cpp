@@ -48,7 +48,11 @@ bool upsample_prologue(KernelArgs& a, Tensor in, Optional<Span<int64_t>> size,
   }
   const SizesType shape[4] = {in.sizes()[0], in.sizes()[1], SizesType(dims[0]),
                               SizesType(dims[1])};
-  if (int64_t(shape[0]) * shape[1] * dims[0] * dims[1] > INT32_MAX) {
+  // N * C and OH * OW are each below 2^62; their product is checked.
+  int64_t total;
+  if (__builtin_mul_overflow(int64_t(shape[0]) * shape[1], dims[0] * dims[1],
+                             &total) ||
+      total > INT32_MAX) {
     return a.fail(Error::InvalidArgument, "output is too large");
   }
   *out_h = dims[0];
