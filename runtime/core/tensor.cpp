@@ -86,20 +86,27 @@ Error TensorImpl::resize(Span<const SizesType> new_sizes) {
                         "resize: tensor has a static shape; shape change "
                         "refused (dim %zu)",
                         dim_);
-  int64_t n = 1;
+  // Bytes of the new shape must fit the capacity. The same product with zero
+  // sizes counted as one (what the strides multiply) is bounded too, so a
+  // zero size cannot hide an overflowing product of the others.
+  constexpr size_t kMaxSpanBytes = size_t(1) << 48;
+  size_t nbytes = ::ember::element_size(type_);
+  size_t span = nbytes;
   for (size_t i = 0; i < dim_; ++i) {
-    n *= new_sizes[i];
+    const size_t s = size_t(new_sizes[i]);
     EMBER_CHECK_OR_RETURN(
-        size_t(n) * ::ember::element_size(type_) <= capacity_nbytes_,
-        Error::NotSupported,
-        "resize: new shape needs more than the tensor's capacity of %zu bytes "
-        "(bounded dynamic shapes may only shrink)",
-        capacity_nbytes_);
+        !__builtin_mul_overflow(span, s > 1 ? s : 1, &span) && span <= kMaxSpanBytes,
+        Error::InvalidArgument, "resize: sizes up to dim %zu multiply past 2^48 bytes", i);
+    nbytes *= s;  // at most span
   }
+  EMBER_CHECK_OR_RETURN(nbytes <= capacity_nbytes_, Error::NotSupported,
+                        "resize: new shape needs %zu bytes, more than the tensor's "
+                        "capacity of %zu bytes (bounded dynamic shapes may only shrink)",
+                        nbytes, capacity_nbytes_);
   for (size_t i = 0; i < dim_; ++i) {
     sizes_[i] = new_sizes[i];
   }
-  numel_ = n;
+  numel_ = int64_t(nbytes / ::ember::element_size(type_));
   compute_strides({sizes_, dim_}, {dim_order_, dim_}, strides_);
   return Error::Ok;
 }

@@ -170,6 +170,25 @@ void big_numbers() {
     write("pte_tensor_numel_overflow.pte", b);
   }
   {
+    // A zero size first: the element count is 0, but the other sizes
+    // multiply past 2^64 (the strides would overflow).
+    Bytes b = fixture("convnet");
+    const fb::Tensor* t = nullptr;
+    for (uint32_t i = 0; i < plan(b)->values()->size() && t == nullptr; ++i) {
+      const fb::Tensor* v = plan(b)->values()->Get(i)->val_as_Tensor();
+      if (v != nullptr && v->sizes()->size() >= 4) t = v;
+    }
+    if (t == nullptr) {
+      fprintf(stderr, "convnet: no 4-d tensor\n");
+      exit(1);
+    }
+    patch<int32_t>(b, t->sizes()->data(), int32_t(0));
+    for (uint32_t d = 1; d < t->sizes()->size(); ++d) {
+      patch<int32_t>(b, t->sizes()->data() + d, int32_t(0x7fffffff));
+    }
+    write("pte_tensor_zero_size_hides_overflow.pte", b);
+  }
+  {
     Bytes b = fixture("linear");
     const fb::Tensor* t = first_planned_tensor(b);
     patch<uint8_t>(b, t->dim_order()->data(), uint8_t(200));
