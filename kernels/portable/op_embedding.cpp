@@ -56,6 +56,10 @@ void embedding_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   char* o = static_cast<char*>(out.mutable_data_ptr());
   for (int64_t i = 0; i < n && row > 0; ++i) {
     const int64_t v = index_value(indices.const_data_ptr(), indices.scalar_type(), i);
+    if (v < 0 || v >= rows) {  // indices share memory with out
+      index_changed(a, v);
+      return;
+    }
     std::memmove(o + size_t(i) * row, w + size_t(v) * row, row);
   }
 }

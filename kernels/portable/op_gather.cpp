@@ -35,7 +35,7 @@ void gather_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       strides[0][k] = out.strides()[k];
     }
     Odometer<1> out_walk(index.sizes().data(), nd, strides);
-    for_each_scatter_gather(self, d, index, nullptr,
+    return for_each_scatter_gather(a, self, d, index, nullptr,
                             [&](int64_t s, int64_t, int64_t) {
                               dst[out_walk.offsets()[0]] = src[s];
                               out_walk.next();

@@ -24,7 +24,8 @@ void index_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     using W = typename decltype(w)::type;
     const W* src = static_cast<const W*>(self.const_data_ptr());
     W* dst = static_cast<W*>(out.mutable_data_ptr());
-    for_each_advanced_index(ix, [&](int64_t i, int64_t offset) { dst[i] = src[offset]; });
+    return for_each_advanced_index(a, ix,
+                                   [&](int64_t i, int64_t offset) { dst[i] = src[offset]; });
   });
 }
 

@@ -43,7 +43,7 @@ void put(KernelArgs& a, KernelContext& ctx, Tensor dst,
     using T = typename decltype(tag)::type;
     const T* v = values.const_data_ptr<T>();
     T* o = dst.mutable_data_ptr<T>();
-    for_each_advanced_index(ix, [&](int64_t, int64_t offset) {
+    return for_each_advanced_index(a, ix, [&](int64_t, int64_t offset) {
       const T x = v[walk.offsets()[0]];
       walk.next();
       if (!accumulate) {

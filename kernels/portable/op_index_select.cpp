@@ -62,6 +62,10 @@ void index_select_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < n; ++i) {
       const int64_t v = index_value(index.const_data_ptr(), index.scalar_type(), i);
+      if (v < 0 || v >= size) {  // index shares memory with out
+        index_changed(a, v);
+        return;
+      }
       std::memmove(dst + size_t(o * n + i) * row, src + size_t(o * size + v) * row, row);
     }
   }

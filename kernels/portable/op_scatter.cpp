@@ -34,7 +34,7 @@ void scatter_src_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     using W = typename decltype(w)::type;
     const W* s = static_cast<const W*>(src.const_data_ptr());
     W* o = static_cast<W*>(out.mutable_data_ptr());
-    for_each_scatter_gather(out, d, index, &src,
+    return for_each_scatter_gather(a, out, d, index, &src,
                             [&](int64_t oo, int64_t, int64_t so) { o[oo] = s[so]; });
   });
 }
@@ -67,7 +67,7 @@ void scatter_value_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     W v;
     std::memmove(&v, cell, sizeof(W));
     W* o = static_cast<W*>(out.mutable_data_ptr());
-    for_each_scatter_gather(out, d, index, nullptr,
+    return for_each_scatter_gather(a, out, d, index, nullptr,
                             [&](int64_t oo, int64_t, int64_t) { o[oo] = v; });
   });
 }

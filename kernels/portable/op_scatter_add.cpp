@@ -32,7 +32,7 @@ void scatter_add_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     using T = typename decltype(tag)::type;
     const T* s = src.const_data_ptr<T>();
     T* o = out.mutable_data_ptr<T>();
-    for_each_scatter_gather(out, d, index, &src, [&](int64_t oo, int64_t, int64_t so) {
+    return for_each_scatter_gather(a, out, d, index, &src, [&](int64_t oo, int64_t, int64_t so) {
       if constexpr (std::is_same<T, bool>::value) {
         o[oo] = o[oo] || s[so];
       } else if constexpr (is_reduced_float_v<T>) {

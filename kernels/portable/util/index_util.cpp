@@ -10,6 +10,13 @@ bool check_index_tensor(KernelArgs& args, Tensor t, const char* what) {
                    what, scalar_type_name(t.scalar_type()));
 }
 
+bool index_changed(KernelArgs& args, int64_t value) {
+  return args.fail(Error::InvalidArgument,
+                   "index value %lld, checked in range, was out of range when used: "
+                   "the index tensor shares memory with the output",
+                   static_cast<long long>(value));
+}
+
 bool normalize_index(KernelArgs& args, int64_t index, int64_t size,
                      size_t dim, const char* what, int64_t* out) {
   if (index < -size || index >= size) {

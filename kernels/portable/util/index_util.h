@@ -27,6 +27,11 @@ inline int64_t index_value(const void* data, ScalarType type, int64_t i) {
                                   : int64_t(static_cast<const int32_t*>(data)[i]);
 }
 
+// Records that an index value checked before the kernel wrote anything was
+// out of range when used: the index tensor shares memory with the output
+// (only a hostile memory plan does that). Returns false.
+bool index_changed(KernelArgs& args, int64_t value);
+
 // Maps `index` in [-size, size) to [0, size); otherwise records an error
 // naming `what`, the dim and the size.
 bool normalize_index(KernelArgs& args, int64_t index, int64_t size,
