@@ -339,6 +339,17 @@ Error compile_plan(Plan* plan) {
     Step& step = plan->steps[i];
     if (!step.native) {
       EMBER_RETURN_IF_ERROR(build_runtime(plan, usage, i, &step));
+    } else {
+      const Node& node = g.nodes[step.first_node];
+      const size_t bytes = native_scratch_bytes(g, node);
+      if (bytes > 0) {
+        step.scratch = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
+        EMBER_CHECK_OR_RETURN(step.scratch != nullptr, Error::DelegateMemoryAllocationFailed,
+                              "XNNPACK node %zu (%s): cannot allocate %zu bytes of scratch",
+                              node.index, node_type_name(node.type), bytes);
+        plan->owned.push_back(step.scratch);
+        prepare_native_node(g, node, step.scratch);
+      }
     }
     EMBER_LOG(Debug, "XNNPACK delegate step %zu: %s, nodes %zu..%zu (%s%s)", i,
               step.native ? "native" : "XNNPACK runtime", step.first_node, step.end_node - 1,
@@ -356,7 +367,8 @@ Error run_plan(Plan* plan) {
   }
   for (Step& step : plan->steps) {
     if (step.native) {
-      run_native_node(plan->graph, plan->graph.nodes[step.first_node], plan->ptrs.data());
+      run_native_node(plan->graph, plan->graph.nodes[step.first_node], plan->ptrs.data(),
+                      step.scratch);
       continue;
     }
     bool changed = !step.bound;

@@ -26,6 +26,7 @@ struct Step {
   std::vector<uint32_t> external_values;  // value index per external slot
   std::vector<xnn_external_value> externals;
   bool bound = false;  // xnn_setup_runtime has run with `externals`
+  void* scratch = nullptr;  // native steps: native_scratch_bytes(), owned by the Plan
 };
 
 // Owns the XNNPACK runtimes and the intermediate buffers.

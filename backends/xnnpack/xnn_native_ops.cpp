@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "backends/xnnpack/xnn_native_kernels.h"
 #include "runtime/platform/threadpool.h"
 #include "schema/xnnpack_graph_generated.h"
 
@@ -114,54 +115,13 @@ Error check_bmm(const Graph& g, const Node& node) {
 
 // ------------------------------------------------------------ kernels
 
-// Strided copy of `rows` rows: each output row (last output dim, `inner`
-// elements) gathers input elements `in_stride` apart starting at the
-// row's input offset.
 void run_transpose(const Graph& g, const Node& node, void* const* ptrs) {
   const auto* t = node.fb->xnode_union_as_XNNStaticTranspose();
   const Value& in = g.values[node.inputs[0]];
-  const Value& out = g.values[node.output];
-  const size_t r = in.num_dims;
-  size_t in_strides[kMaxDims];
-  size_t s = 1;
-  for (size_t d = r; d-- > 0;) {
-    in_strides[d] = s;
-    s *= in.dims[d];
-  }
-  struct Ctx {
-    size_t r, esize, inner, istride_last;
-    size_t odims[kMaxDims], ostr[kMaxDims];  // input stride per output dim
-    const uint8_t* src;
-    uint8_t* dst;
-  } c;
-  c.r = r;
-  c.esize = in.element_size;
-  for (size_t d = 0; d < r; ++d) {
-    c.odims[d] = out.dims[d];
-    c.ostr[d] = in_strides[t->perm()->Get(uint32_t(d))];
-  }
-  c.inner = r ? out.dims[r - 1] : 1;
-  c.istride_last = r ? c.ostr[r - 1] : 1;
-  c.src = static_cast<const uint8_t*>(ptrs[node.inputs[0]]);
-  c.dst = static_cast<uint8_t*>(ptrs[node.output]);
-  const size_t rows = c.inner ? out.numel / c.inner : 0;
-  parallel_for(rows, [&c](size_t row) {
-    size_t rem = row, off = 0;
-    for (size_t d = c.r - 1; d-- > 0;) {
-      off += (rem % c.odims[d]) * c.ostr[d];
-      rem /= c.odims[d];
-    }
-    uint8_t* dst = c.dst + row * c.inner * c.esize;
-    if (c.esize == 4) {
-      const uint32_t* src = reinterpret_cast<const uint32_t*>(c.src) + off;
-      uint32_t* d32 = reinterpret_cast<uint32_t*>(dst);
-      for (size_t j = 0; j < c.inner; ++j) d32[j] = src[j * c.istride_last];
-    } else {
-      for (size_t j = 0; j < c.inner; ++j) {
-        std::memcpy(dst + j * c.esize, c.src + (off + j * c.istride_last) * c.esize, c.esize);
-      }
-    }
-  });
+  size_t perm[kMaxDims];
+  for (size_t d = 0; d < in.num_dims; ++d) perm[d] = t->perm()->Get(uint32_t(d));
+  transpose(in.element_size, in.num_dims, in.dims, perm, ptrs[node.inputs[0]],
+            ptrs[node.output]);
 }
 
 void run_slice(const Graph& g, const Node& node, void* const* ptrs) {
@@ -210,65 +170,44 @@ void run_concat(const Graph& g, const Node& node, void* const* ptrs) {
   }
 }
 
-void run_bmm(const Graph& g, const Node& node, void* const* ptrs) {
+bool bmm_transposes_b(const Node& node) {
+  return static_cast<const fb::_XNNNode2x1*>(node.fb->xnode_union())->flags() &
+         XNN_FLAG_TRANSPOSE_WEIGHTS;
+}
+
+// With XNN_FLAG_TRANSPOSE_WEIGHTS, b holds [.., n, k] matrices; they are
+// transposed into the scratch buffer (b.numel floats) first, at init when
+// b is a constant.
+void transpose_bmm_b(const Value& b, const float* src, float* dst) {
+  const size_t r = b.num_dims;
+  size_t dims[3] = {1, b.dims[r - 2], b.dims[r - 1]};
+  for (size_t d = 0; d + 2 < r; ++d) dims[0] *= b.dims[d];
+  const size_t perm[3] = {0, 2, 1};
+  transpose(sizeof(float), 3, dims, perm, src, dst);
+}
+
+void run_bmm(const Graph& g, const Node& node, void* const* ptrs, void* scratch) {
   const Value& a = g.values[node.inputs[0]];
   const Value& b = g.values[node.inputs[1]];
   const Value& out = g.values[node.output];
-  const bool tb = static_cast<const fb::_XNNNode2x1*>(node.fb->xnode_union())->flags() &
-                  XNN_FLAG_TRANSPOSE_WEIGHTS;
-  struct Ctx {
-    size_t r, m, k, n, batches;
-    size_t odims[kMaxDims], astr[kMaxDims], bstr[kMaxDims];  // batch strides (0: broadcast)
-    bool tb;
-    const float *a, *b;
-    float* out;
-  } c;
-  c.r = a.num_dims;
-  c.m = a.dims[c.r - 2];
-  c.k = a.dims[c.r - 1];
-  c.n = out.dims[c.r - 1];
-  c.tb = tb;
-  size_t as = c.m * c.k, bs = c.k * c.n;
-  c.batches = 1;
-  for (size_t d = c.r - 2; d-- > 0;) {
-    c.odims[d] = out.dims[d];
-    c.astr[d] = a.dims[d] == 1 ? 0 : as;
-    c.bstr[d] = b.dims[d] == 1 ? 0 : bs;
-    as *= a.dims[d];
-    bs *= b.dims[d];
-    c.batches *= out.dims[d];
+  const size_t r = a.num_dims;
+  BmmShape shape;
+  shape.batch_rank = r - 2;
+  for (size_t d = 0; d + 2 < r; ++d) {
+    shape.out_batch[d] = out.dims[d];
+    shape.a_batch[d] = a.dims[d];
+    shape.b_batch[d] = b.dims[d];
   }
-  c.a = static_cast<const float*>(ptrs[node.inputs[0]]);
-  c.b = static_cast<const float*>(ptrs[node.inputs[1]]);
-  c.out = static_cast<float*>(ptrs[node.output]);
-  parallel_for(c.batches * c.m, [&c](size_t task) {
-    const size_t batch = task / c.m, i = task % c.m;
-    size_t rem = batch, aoff = 0, boff = 0;
-    for (size_t d = c.r - 2; d-- > 0;) {
-      const size_t idx = rem % c.odims[d];
-      rem /= c.odims[d];
-      aoff += idx * c.astr[d];
-      boff += idx * c.bstr[d];
-    }
-    const float* arow = c.a + aoff + i * c.k;
-    const float* bm = c.b + boff;
-    float* orow = c.out + task * c.n;
-    if (c.tb) {
-      for (size_t j = 0; j < c.n; ++j) {
-        const float* brow = bm + j * c.k;
-        float acc = 0.0f;
-        for (size_t p = 0; p < c.k; ++p) acc += arow[p] * brow[p];
-        orow[j] = acc;
-      }
-    } else {
-      for (size_t j = 0; j < c.n; ++j) orow[j] = 0.0f;
-      for (size_t p = 0; p < c.k; ++p) {
-        const float av = arow[p];
-        const float* brow = bm + p * c.n;
-        for (size_t j = 0; j < c.n; ++j) orow[j] += av * brow[j];
-      }
-    }
-  });
+  shape.m = a.dims[r - 2];
+  shape.k = a.dims[r - 1];
+  shape.n = out.dims[r - 1];
+  const float* bdata = static_cast<const float*>(ptrs[node.inputs[1]]);
+  if (bmm_transposes_b(node)) {
+    if (!b.is_constant()) transpose_bmm_b(b, bdata, static_cast<float*>(scratch));
+    bdata = static_cast<const float*>(scratch);
+  }
+  bmm_f32(shape, static_cast<const float*>(ptrs[node.inputs[0]]), bdata,
+          static_cast<float*>(ptrs[node.output]));
 }
 
 // int8 fully connected, per-channel weights: acc = bias[n] + sum_k (x - zx)
@@ -406,7 +345,23 @@ Error check_native_node(const Graph& g, const Node& node) {
   }
 }
 
-void run_native_node(const Graph& g, const Node& node, void* const* ptrs) {
+size_t native_scratch_bytes(const Graph& g, const Node& node) {
+  if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
+    return g.values[node.inputs[1]].nbytes();
+  }
+  return 0;
+}
+
+void prepare_native_node(const Graph& g, const Node& node, void* scratch) {
+  if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
+    const Value& b = g.values[node.inputs[1]];
+    if (b.is_constant()) {
+      transpose_bmm_b(b, static_cast<const float*>(b.data), static_cast<float*>(scratch));
+    }
+  }
+}
+
+void run_native_node(const Graph& g, const Node& node, void* const* ptrs, void* scratch) {
   const size_t n = g.values[node.output].numel;
   const float* in = static_cast<const float*>(ptrs[node.inputs[0]]);
   float* out = static_cast<float*>(ptrs[node.output]);
@@ -417,16 +372,14 @@ void run_native_node(const Graph& g, const Node& node, void* const* ptrs) {
     case T::XNNConcatenate5:
       run_concat(g, node, ptrs);
       return;
-    case T::XNNBatchMatrixMultiply: run_bmm(g, node, ptrs); return;
+    case T::XNNBatchMatrixMultiply: run_bmm(g, node, ptrs, scratch); return;
     case T::XNNFullyConnected: run_fc_qc8(g, node, ptrs); return;
     case T::XNNCopy:
       std::memcpy(ptrs[node.output], ptrs[node.inputs[0]], g.values[node.output].nbytes());
       return;
-    case T::XNNTanh: unary(n, in, out, [](float x) { return std::tanh(x); }); return;
-    case T::XNNGelu:
-      unary(n, in, out, [](float x) { return 0.5f * x * (1.0f + std::erf(x * float(M_SQRT1_2))); });
-      return;
-    case T::XNNExp: unary(n, in, out, [](float x) { return std::exp(x); }); return;
+    case T::XNNTanh: tanh_f32(n, in, out); return;
+    case T::XNNGelu: gelu_f32(n, in, out); return;
+    case T::XNNExp: exp_f32(n, in, out); return;
     case T::XNNLog: unary(n, in, out, [](float x) { return std::log(x); }); return;
     case T::XNNSin: unary(n, in, out, [](float x) { return std::sin(x); }); return;
     case T::XNNCos: unary(n, in, out, [](float x) { return std::cos(x); }); return;

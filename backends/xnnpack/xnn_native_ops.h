@@ -6,8 +6,10 @@
 // the qc8 fully connected. Work is spread over the shared pthreadpool (parallel_for).
 //
 // Phases: check_native_node() validates the node's shapes and dtypes at
-// init (errors name the node index and type); run_native_node() executes
-// with value pointers only and cannot fail.
+// init (errors name the node index and type); native_scratch_bytes() and
+// prepare_native_node() size and fill its scratch buffer at init;
+// run_native_node() executes with value pointers only and cannot fail.
+// The loops themselves are in xnn_native_kernels.h.
 #pragma once
 
 #include "backends/xnnpack/xnn_graph.h"
@@ -21,7 +23,18 @@ bool is_native_node(const Graph& graph, const Node& node);
 // NotSupported / InvalidProgram with a message naming the node.
 Error check_native_node(const Graph& graph, const Node& node);
 
-// `ptrs[v]` is the data of value v (constants included).
-void run_native_node(const Graph& graph, const Node& node, void* const* ptrs);
+// Bytes of scratch memory the node needs at execute (0 for most nodes):
+// the caller allocates them once, at init, 64-byte aligned, and passes the
+// same buffer to prepare_native_node() and every run_native_node().
+size_t native_scratch_bytes(const Graph& graph, const Node& node);
+
+// Fills `scratch` with what can be computed from constants alone (a
+// constant matrix multiply operand, transposed). Called once, at init,
+// after check_native_node() succeeded.
+void prepare_native_node(const Graph& graph, const Node& node, void* scratch);
+
+// `ptrs[v]` is the data of value v (constants included); `scratch` as
+// above (null when native_scratch_bytes() is 0).
+void run_native_node(const Graph& graph, const Node& node, void* const* ptrs, void* scratch);
 
 }  // namespace ember::xnnpack

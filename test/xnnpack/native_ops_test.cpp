@@ -1,0 +1,519 @@
+// The delegate's native steps (xnn_native_ops.h) and the kernels behind
+// them (xnn_native_kernels.h) against plain reference loops: batch matrix
+// multiply on odd shapes (edges of every block size, k = 0 and 1, n = 1,
+// batch broadcast, transposed and constant B), transposes of several
+// ranks, permutations and element sizes, and the vectorized erf, GELU,
+// exp and tanh against double-precision libm over dense grids. Kernels
+// run for every instruction set this CPU supports and for 1 and several
+// threads (results must not depend on the thread count).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "backends/xnnpack/xnn_graph.h"
+#include "backends/xnnpack/xnn_native_kernels.h"
+#include "backends/xnnpack/xnn_native_ops.h"
+#include "runtime/platform/threadpool.h"
+#include "schema/xnnpack_graph_generated.h"
+
+namespace ember::xnnpack {
+namespace {
+namespace fb = ::ember_xnn_fb;
+
+std::vector<Isa> supported_isas() {
+  std::vector<Isa> isas;
+  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+    if (isa_supported(isa)) isas.push_back(isa);
+  }
+  return isas;
+}
+
+std::vector<float> random_floats(size_t n, uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> dist(-1.0f, 1.0f);
+  std::vector<float> v(n);
+  for (float& x : v) x = dist(rng);
+  return v;
+}
+
+// Restores one thread when a test ends, however it ends.
+struct ThreadsGuard {
+  ~ThreadsGuard() { EXPECT_EQ(set_num_threads(1), Error::Ok); }
+};
+
+// ------------------------------------------------------------ bmm
+
+struct BmmCase {
+  std::vector<size_t> a_batch, b_batch;  // out batch: the larger of each
+  size_t m, k, n;
+};
+
+BmmShape make_shape(const BmmCase& c) {
+  BmmShape s;
+  s.batch_rank = c.a_batch.size();
+  for (size_t d = 0; d < s.batch_rank; ++d) {
+    s.a_batch[d] = c.a_batch[d];
+    s.b_batch[d] = c.b_batch[d];
+    s.out_batch[d] = std::max(c.a_batch[d], c.b_batch[d]);
+  }
+  s.m = c.m;
+  s.k = c.k;
+  s.n = c.n;
+  return s;
+}
+
+size_t count(const size_t* dims, size_t n) {
+  size_t c = 1;
+  for (size_t d = 0; d < n; ++d) c *= dims[d];
+  return c;
+}
+
+// Double-precision reference; `b_transposed`: b holds [n x k] matrices.
+// Also returns sum |a||b| per output, the scale of the rounding error.
+void reference_bmm(const BmmShape& s, const float* a, const float* b, bool b_transposed,
+                   std::vector<double>* out, std::vector<double>* scale) {
+  const size_t batches = count(s.out_batch, s.batch_rank);
+  out->assign(batches * s.m * s.n, 0.0);
+  scale->assign(out->size(), 0.0);
+  for (size_t batch = 0; batch < batches; ++batch) {
+    size_t rem = batch, ai = 0, bi = 0, astep = 1, bstep = 1;
+    for (size_t d = s.batch_rank; d-- > 0;) {
+      const size_t idx = rem % s.out_batch[d];
+      rem /= s.out_batch[d];
+      ai += (s.a_batch[d] == 1 ? 0 : idx) * astep;
+      bi += (s.b_batch[d] == 1 ? 0 : idx) * bstep;
+      astep *= s.a_batch[d];
+      bstep *= s.b_batch[d];
+    }
+    const float* am = a + ai * s.m * s.k;
+    const float* bm = b + bi * s.k * s.n;
+    for (size_t i = 0; i < s.m; ++i) {
+      for (size_t j = 0; j < s.n; ++j) {
+        double acc = 0, mag = 0;
+        for (size_t p = 0; p < s.k; ++p) {
+          const double x = am[i * s.k + p];
+          const double y = b_transposed ? bm[j * s.k + p] : bm[p * s.n + j];
+          acc += x * y;
+          mag += std::fabs(x * y);
+        }
+        (*out)[(batch * s.m + i) * s.n + j] = acc;
+        (*scale)[(batch * s.m + i) * s.n + j] = mag;
+      }
+    }
+  }
+}
+
+void expect_close(const std::vector<float>& got, const std::vector<double>& want,
+                  const std::vector<double>& scale, const char* what) {
+  ASSERT_EQ(got.size(), want.size()) << what;
+  size_t bad = 0;
+  for (size_t i = 0; i < got.size(); ++i) {
+    const double tol = 1e-6 * scale[i] + 1e-30;
+    if (!(std::fabs(double(got[i]) - want[i]) <= tol) && bad++ < 5) {
+      ADD_FAILURE() << what << ": element " << i << " is " << got[i] << ", expected "
+                    << want[i];
+    }
+  }
+  EXPECT_EQ(bad, 0u) << what;
+}
+
+const std::vector<BmmCase>& bmm_cases() {
+  static const std::vector<BmmCase> cases = {
+      {{}, {}, 1, 1, 1},
+      {{}, {}, 1, 7, 1},
+      {{}, {}, 5, 1, 3},        // k = 1
+      {{}, {}, 3, 0, 4},        // k = 0: zeros
+      {{}, {}, 9, 13, 1},       // n = 1
+      {{}, {}, 1, 20, 37},      // m = 1
+      {{}, {}, 13, 17, 19},     // nothing a multiple of anything
+      {{}, {}, 64, 64, 64},
+      {{}, {}, 33, 300, 47},    // k crosses the 256-deep block
+      {{}, {}, 131, 9, 70},     // m crosses the 128-row block
+      {{4}, {4}, 64, 32, 64},   // vit_small's attention shapes
+      {{4}, {4}, 64, 64, 32},
+      {{2, 3}, {2, 3}, 7, 5, 11},
+      {{2, 1}, {1, 3}, 6, 4, 9},  // both broadcast
+      {{1}, {5}, 10, 3, 17},
+      {{3}, {1}, 17, 16, 33},
+  };
+  return cases;
+}
+
+TEST(BmmKernel, MatchesReferenceOnEveryIsa) {
+  uint32_t seed = 1;
+  for (const BmmCase& c : bmm_cases()) {
+    const BmmShape s = make_shape(c);
+    const std::vector<float> a = random_floats(count(s.a_batch, s.batch_rank) * s.m * s.k, seed++);
+    const std::vector<float> b = random_floats(count(s.b_batch, s.batch_rank) * s.k * s.n, seed++);
+    std::vector<double> want, scale;
+    reference_bmm(s, a.data(), b.data(), false, &want, &scale);
+    for (Isa isa : supported_isas()) {
+      std::vector<float> got(want.size(), std::nanf(""));
+      bmm_f32(s, a.data(), b.data(), got.data(), isa);
+      char what[128];
+      snprintf(what, sizeof(what), "%s m=%zu k=%zu n=%zu batch rank %zu", isa_name(isa), s.m,
+               s.k, s.n, s.batch_rank);
+      expect_close(got, want, scale, what);
+    }
+  }
+}
+
+TEST(BmmKernel, SameBitsForEveryThreadCount) {
+  ThreadsGuard guard;
+  const BmmCase cases[] = {{{4}, {4}, 64, 64, 64}, {{2, 1}, {1, 3}, 37, 29, 41},
+                           {{}, {}, 200, 70, 90}};
+  for (const BmmCase& c : cases) {
+    const BmmShape s = make_shape(c);
+    const std::vector<float> a = random_floats(count(s.a_batch, s.batch_rank) * s.m * s.k, 7);
+    const std::vector<float> b = random_floats(count(s.b_batch, s.batch_rank) * s.k * s.n, 8);
+    const size_t n_out = count(s.out_batch, s.batch_rank) * s.m * s.n;
+    for (Isa isa : supported_isas()) {
+      ASSERT_EQ(set_num_threads(1), Error::Ok);
+      std::vector<float> one(n_out), many(n_out);
+      bmm_f32(s, a.data(), b.data(), one.data(), isa);
+      for (size_t threads : {2, 3}) {
+        ASSERT_EQ(set_num_threads(threads), Error::Ok);
+        bmm_f32(s, a.data(), b.data(), many.data(), isa);
+        EXPECT_EQ(std::memcmp(one.data(), many.data(), n_out * sizeof(float)), 0)
+            << isa_name(isa) << ", " << threads << " threads, m=" << s.m;
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------ one-node graphs
+
+// A Graph holding one node over values 0..n-1 (the last is the output),
+// built around a real flatbuffer XNode as the delegate sees it.
+struct OneNodeGraph {
+  flatbuffers::FlatBufferBuilder fbb;
+  Graph graph;
+
+  void add_value(const std::vector<size_t>& dims, const void* constant = nullptr,
+                 xnn_datatype dtype = xnn_datatype_fp32, size_t element_size = 4) {
+    Value v;
+    v.dtype = dtype;
+    v.element_size = element_size;
+    v.num_dims = dims.size();
+    v.numel = 1;
+    for (size_t d = 0; d < dims.size(); ++d) {
+      v.dims[d] = dims[d];
+      v.numel *= dims[d];
+    }
+    v.data = constant;
+    graph.values.push_back(v);
+  }
+  // After the values: the node reads values 0..n-2 and writes n-1.
+  void finish(fb::XNodeUnion type, flatbuffers::Offset<void> node) {
+    fbb.Finish(fb::CreateXNode(fbb, type, node, 0));
+    Node n;
+    n.type = type;
+    n.fb = flatbuffers::GetRoot<fb::XNode>(fbb.GetBufferPointer());
+    n.num_inputs = graph.values.size() - 1;
+    for (size_t k = 0; k < n.num_inputs; ++k) n.inputs[k] = uint32_t(k);
+    n.output = uint32_t(graph.values.size() - 1);
+    graph.nodes.push_back(n);
+  }
+  // Runs the node as the plan does: check, scratch and prepare at init,
+  // then run.
+  void run(std::vector<void*> ptrs) {
+    const Node& node = graph.nodes[0];
+    ASSERT_TRUE(is_native_node(graph, node));
+    ASSERT_EQ(check_native_node(graph, node), Error::Ok);
+    std::vector<float> scratch((native_scratch_bytes(graph, node) + 3) / 4);
+    prepare_native_node(graph, node, scratch.empty() ? nullptr : scratch.data());
+    for (size_t v = 0; v < graph.values.size(); ++v) {
+      if (graph.values[v].is_constant()) ptrs[v] = const_cast<void*>(graph.values[v].data);
+    }
+    run_native_node(graph, node, ptrs.data(), scratch.empty() ? nullptr : scratch.data());
+  }
+};
+
+TEST(NativeBmm, TransposedConstantAndBroadcastOperands) {
+  ThreadsGuard guard;
+  uint32_t seed = 100;
+  for (size_t threads : {1, 2}) {
+    ASSERT_EQ(set_num_threads(threads), Error::Ok);
+    for (const BmmCase& c : bmm_cases()) {
+      for (bool transposed : {false, true}) {
+        for (bool constant_b : {false, true}) {
+          const BmmShape s = make_shape(c);
+          const size_t rank = s.batch_rank + 2;
+          std::vector<size_t> a_dims(c.a_batch), b_dims(c.b_batch), out_dims;
+          for (size_t d = 0; d < s.batch_rank; ++d) out_dims.push_back(s.out_batch[d]);
+          a_dims.insert(a_dims.end(), {s.m, s.k});
+          if (transposed) {
+            b_dims.insert(b_dims.end(), {s.n, s.k});
+          } else {
+            b_dims.insert(b_dims.end(), {s.k, s.n});
+          }
+          out_dims.insert(out_dims.end(), {s.m, s.n});
+          const std::vector<float> a = random_floats(count(a_dims.data(), rank), seed++);
+          const std::vector<float> b = random_floats(count(b_dims.data(), rank), seed++);
+          std::vector<float> out(count(out_dims.data(), rank), std::nanf(""));
+          OneNodeGraph g;
+          g.add_value(a_dims);
+          g.add_value(b_dims, constant_b ? b.data() : nullptr);
+          g.add_value(out_dims);
+          g.finish(fb::XNodeUnion::XNNBatchMatrixMultiply,
+                   fb::Create_XNNNode2x1(g.fbb, 0, 1, 2,
+                                         transposed ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0)
+                       .Union());
+          g.run({const_cast<float*>(a.data()), const_cast<float*>(b.data()), out.data()});
+          std::vector<double> want, scale;
+          reference_bmm(s, a.data(), b.data(), transposed, &want, &scale);
+          char what[160];
+          snprintf(what, sizeof(what), "m=%zu k=%zu n=%zu batch rank %zu%s%s, %zu threads",
+                   s.m, s.k, s.n, s.batch_rank, transposed ? ", B transposed" : "",
+                   constant_b ? ", B constant" : "", threads);
+          expect_close(out, want, scale, what);
+        }
+      }
+    }
+  }
+}
+
+// ------------------------------------------------------------ transpose
+
+template <typename E>
+std::vector<E> iota_elements(size_t n) {
+  std::vector<E> v(n);
+  for (size_t i = 0; i < n; ++i) {
+    for (size_t b = 0; b < sizeof(E); ++b) {
+      reinterpret_cast<uint8_t*>(&v[i])[b] = uint8_t(i * 131 + b * 7 + (i >> 8));
+    }
+  }
+  return v;
+}
+
+// out[o] = in[the input index whose dim perm[d] equals o's dim d].
+std::vector<uint8_t> reference_transpose(size_t es, const std::vector<size_t>& dims,
+                                         const std::vector<size_t>& perm,
+                                         const uint8_t* in) {
+  const size_t rank = dims.size();
+  std::vector<size_t> istride(rank, 1);
+  for (size_t d = rank; d-- > 1;) istride[d - 1] = istride[d] * dims[d];
+  const size_t total = count(dims.data(), rank);
+  std::vector<uint8_t> out(total * es);
+  for (size_t o = 0; o < total; ++o) {
+    size_t rem = o, src = 0;
+    for (size_t d = rank; d-- > 0;) {
+      const size_t n = dims[perm[d]];
+      src += (rem % n) * istride[perm[d]];
+      rem /= n;
+    }
+    std::memcpy(&out[o * es], in + src * es, es);
+  }
+  return out;
+}
+
+struct TransposeCase {
+  std::vector<size_t> dims, perm;
+};
+
+const std::vector<TransposeCase>& transpose_cases() {
+  static const std::vector<TransposeCase> cases = {
+      {{5}, {0}},
+      {{7, 9}, {1, 0}},
+      {{1, 1}, {1, 0}},
+      {{33, 65}, {1, 0}},                  // tile edges both ways
+      {{1, 3, 19, 23}, {0, 2, 3, 1}},      // NCHW -> NHWC
+      {{1, 5, 6, 70}, {0, 3, 1, 2}},       // NHWC -> NCHW
+      {{1, 1, 1, 40}, {0, 3, 1, 2}},       // only size-1 dims move: a copy
+      {{2, 4, 17, 9}, {0, 1, 3, 2}},       // last two swapped
+      {{2, 4, 17, 9}, {0, 2, 1, 3}},       // last dim stays: row copies
+      {{3, 5, 2, 4, 6}, {2, 0, 3, 1, 4}},  // vit_small's qkv split
+      {{4, 3, 5, 2, 3}, {4, 2, 0, 3, 1}},
+      {{2, 3, 4, 5, 6, 7}, {5, 3, 1, 0, 4, 2}},
+      {{6, 1, 8}, {1, 2, 0}},
+      {{2, 437}, {1, 0}},                  // output rows of 2, 3, 4: interleaves
+      {{3, 301}, {1, 0}},
+      {{4, 5, 7}, {1, 2, 0}},
+      {{5, 3, 7}, {2, 0, 1}},              // short output rows, not contiguous
+      {{0, 4, 3}, {2, 1, 0}},              // empty
+  };
+  return cases;
+}
+
+template <typename E>
+void check_transposes() {
+  for (const TransposeCase& c : transpose_cases()) {
+    const size_t total = count(c.dims.data(), c.dims.size());
+    const std::vector<E> in = iota_elements<E>(total);
+    const std::vector<uint8_t> want = reference_transpose(
+        sizeof(E), c.dims, c.perm, reinterpret_cast<const uint8_t*>(in.data()));
+    std::vector<E> got(total);
+    transpose(sizeof(E), c.dims.size(), c.dims.data(), c.perm.data(), in.data(), got.data());
+    std::string shape;
+    for (size_t d : c.dims) shape += std::to_string(d) + " ";
+    shape += "perm";
+    for (size_t p : c.perm) shape += " " + std::to_string(p);
+    const uint8_t* bytes = reinterpret_cast<const uint8_t*>(got.data());
+    EXPECT_EQ(std::vector<uint8_t>(bytes, bytes + want.size()), want)
+        << sizeof(E) << "-byte elements, dims " << shape;
+  }
+}
+
+struct Bytes3 {
+  uint8_t b[3];
+};
+struct Bytes16 {
+  uint64_t w[2];
+};
+
+TEST(TransposeKernel, MatchesReferenceForEveryElementSize) {
+  ThreadsGuard guard;
+  for (size_t threads : {1, 2}) {
+    ASSERT_EQ(set_num_threads(threads), Error::Ok);
+    check_transposes<uint8_t>();
+    check_transposes<uint16_t>();
+    check_transposes<Bytes3>();
+    check_transposes<uint32_t>();
+    check_transposes<uint64_t>();
+    check_transposes<Bytes16>();
+  }
+}
+
+TEST(NativeTranspose, StepMatchesReference) {
+  const std::vector<size_t> dims = {1, 3, 13, 35}, perm = {0, 2, 3, 1};
+  for (bool int8 : {false, true}) {
+    const size_t es = int8 ? 1 : 4;
+    const size_t total = count(dims.data(), dims.size());
+    std::vector<uint8_t> in(total * es), out(total * es);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = uint8_t(i * 37 + 11);
+    OneNodeGraph g;
+    const xnn_datatype dtype = int8 ? xnn_datatype_qint8 : xnn_datatype_fp32;
+    g.add_value(dims, nullptr, dtype, es);
+    g.add_value({1, 13, 35, 3}, nullptr, dtype, es);
+    std::vector<uint32_t> p(perm.begin(), perm.end());
+    g.finish(fb::XNodeUnion::XNNStaticTranspose,
+             fb::CreateXNNStaticTransposeDirect(g.fbb, 4, &p, 0, 1, 0).Union());
+    g.run({in.data(), out.data()});
+    EXPECT_EQ(out, reference_transpose(es, dims, perm, in.data())) << es << "-byte elements";
+  }
+}
+
+// ------------------------------------------------------------ elementwise math
+
+// A dense grid over [lo, hi] plus the special values.
+std::vector<float> grid(float lo, float hi, size_t n) {
+  std::vector<float> v;
+  for (size_t i = 0; i <= n; ++i) v.push_back(lo + (hi - lo) * float(double(i) / double(n)));
+  const float inf = std::numeric_limits<float>::infinity();
+  for (float s : {0.0f, -0.0f, inf, -inf, std::nanf(""), 1e-30f, -1e-30f, 1e-45f, 1e30f,
+                  -1e30f, std::numeric_limits<float>::max(), -std::numeric_limits<float>::max()}) {
+    v.push_back(s);
+  }
+  return v;
+}
+
+float ulp_of(double x) {
+  const float f = std::fabs(float(x));
+  return std::nextafter(f, std::numeric_limits<float>::infinity()) - f;
+}
+
+using MathFn = void (*)(size_t, const float*, float*, Isa);
+
+// Runs `fn` on the grid for every ISA; `check(x, y)` returns the error
+// measure, which must stay within `limit`, and NaN in gives NaN out.
+template <typename Check>
+void check_math(const char* name, MathFn fn, const std::vector<float>& xs, double limit,
+                Check check) {
+  for (Isa isa : supported_isas()) {
+    std::vector<float> ys(xs.size());
+    fn(xs.size(), xs.data(), ys.data(), isa);
+    double worst = 0;
+    float worst_x = 0;
+    for (size_t i = 0; i < xs.size(); ++i) {
+      if (std::isnan(xs[i])) {
+        EXPECT_TRUE(std::isnan(ys[i])) << name << " " << isa_name(isa) << ": NaN in";
+        continue;
+      }
+      const double e = check(xs[i], ys[i]);
+      if (!(e <= worst)) {
+        worst = e;
+        worst_x = xs[i];
+      }
+    }
+    printf("%s (%s): max error %.3g at x = %.9g (limit %.3g)\n", name, isa_name(isa), worst,
+           worst_x, limit);
+    EXPECT_LE(worst, limit) << name << " " << isa_name(isa) << " at x = " << worst_x;
+  }
+}
+
+TEST(NativeMath, ErfWithin1e7OfExact) {
+  check_math("erf", erf_f32, grid(-6.0f, 6.0f, 3000000), 1e-7, [](float x, float y) {
+    return std::fabs(double(y) - std::erf(double(x)));
+  });
+  // Exactly +-1 once float erf rounds there, and odd.
+  const float xs[] = {3.92f, 4.0f, 100.0f, -3.92f, -50.0f, 0.3f, -0.3f};
+  for (Isa isa : supported_isas()) {
+    float ys[7];
+    erf_f32(7, xs, ys, isa);
+    EXPECT_EQ(ys[0], 1.0f);
+    EXPECT_EQ(ys[1], 1.0f);
+    EXPECT_EQ(ys[2], 1.0f);
+    EXPECT_EQ(ys[3], -1.0f);
+    EXPECT_EQ(ys[4], -1.0f);
+    EXPECT_EQ(ys[5], -ys[6]);
+  }
+}
+
+TEST(NativeMath, GeluMatchesExactFormula) {
+  // Absolute error scaled by max(1, |x|) (GELU grows like x), in ulps of 1.
+  check_math("gelu", gelu_f32, grid(-12.0f, 12.0f, 2400000), 3.0, [](float x, float y) {
+    if (std::isinf(x)) return x > 0 ? (y == x ? 0.0 : 1e9) : (std::isnan(y) ? 0.0 : 1e9);
+    const double want = 0.5 * double(x) * std::erfc(-double(x) / std::sqrt(2.0));
+    return std::fabs(double(y) - want) / (std::max(1.0, std::fabs(double(x))) * 0x1p-24);
+  });
+}
+
+TEST(NativeMath, ExpWithin2Ulp) {
+  check_math("exp", exp_f32, grid(-104.0f, 89.0f, 3000000), 2.0, [](float x, float y) {
+    const double want = std::exp(double(x));
+    if (std::isinf(y)) return want > 0x1.fffffep127 ? 0.0 : 1e9;
+    return std::fabs(double(y) - want) / std::max<double>(ulp_of(want), 0x1p-149);
+  });
+}
+
+TEST(NativeMath, TanhWithin2Ulp) {
+  check_math("tanh", tanh_f32, grid(-10.0f, 10.0f, 3000000), 2.0, [](float x, float y) {
+    const double want = std::tanh(double(x));
+    if (y == 0 && x == 0 && std::signbit(y) != std::signbit(x)) return 1e9;
+    return std::fabs(double(y) - want) / std::max<double>(ulp_of(want), 0x1p-149);
+  });
+}
+
+// The native steps (whole tensor, chunked over threads) give the kernels'
+// bits for every element, odd lengths included.
+TEST(NativeMath, StepsMatchKernels) {
+  ThreadsGuard guard;
+  const fb::XNodeUnion types[] = {fb::XNodeUnion::XNNGelu, fb::XNodeUnion::XNNTanh,
+                                  fb::XNodeUnion::XNNExp};
+  const MathFn fns[] = {gelu_f32, tanh_f32, exp_f32};
+  std::vector<float> in = random_floats(2 * 16384 + 13, 5);
+  for (float& x : in) x *= 8.0f;
+  for (size_t threads : {1, 2}) {
+    ASSERT_EQ(set_num_threads(threads), Error::Ok);
+    for (size_t t = 0; t < 3; ++t) {
+      std::vector<float> want(in.size()), got(in.size());
+      fns[t](in.size(), in.data(), want.data(), best_isa());
+      OneNodeGraph g;
+      g.add_value({in.size()});
+      g.add_value({in.size()});
+      g.finish(types[t], fb::Create_XNNNode1x1(g.fbb, 0, 1, 0).Union());
+      g.run({in.data(), got.data()});
+      EXPECT_EQ(std::memcmp(got.data(), want.data(), in.size() * sizeof(float)), 0)
+          << fb::EnumNameXNodeUnion(types[t]) << ", " << threads << " threads";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ember::xnnpack
