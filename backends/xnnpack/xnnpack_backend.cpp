@@ -1,5 +1,6 @@
 #include "backends/xnnpack/xnnpack_backend.h"
 
+#include <cstdio>
 #include <new>
 
 #include "backends/xnnpack/xnn_compiler.h"
@@ -39,6 +40,44 @@ Error bind(Plan* plan, EValue* arg, uint32_t v, size_t index, const char* what) 
   return Error::Ok;
 }
 
+// Load-time check of the DelegateCall's values (when the runtime gives
+// them): the count, and that no tensor has a dynamic shape. This XNNPACK
+// (2022) runs static shapes only; a bounded-dynamic input or output is
+// refused here, at load, rather than on the first execution with a smaller
+// shape.
+Error check_call_args(const Plan& plan, Span<EValue* const> args) {
+  if (args.size() == 0) {
+    return Error::Ok;  // not called, or a runtime that does not say
+  }
+  const size_t n_in = plan.graph.inputs.size();
+  const size_t n_out = plan.graph.outputs.size();
+  EMBER_CHECK_OR_RETURN(args.size() == n_in + n_out, Error::InvalidProgram,
+                        "XNNPACK delegate takes %zu inputs and %zu outputs; the call "
+                        "passes %zu values", n_in, n_out, args.size());
+  for (size_t i = 0; i < args.size(); ++i) {
+    const EValue* arg = args[i];
+    if (arg == nullptr || !arg->is_tensor()) {
+      continue;  // execute() names it
+    }
+    const Tensor t = arg->to_tensor();
+    if (t.shape_dynamism() == ShapeDynamism::Static) {
+      continue;
+    }
+    char dims[96] = "";
+    size_t used = 0;
+    for (size_t d = 0; d < t.dim() && used < sizeof(dims); ++d) {
+      used += size_t(snprintf(dims + used, sizeof(dims) - used, "%s%d", d ? ", " : "",
+                              int(t.sizes()[d])));
+    }
+    set_error_message("XNNPACK delegate %s %zu has a dynamic shape (upper bound [%s]); "
+                      "this XNNPACK (2022) runs static shapes only: export the model "
+                      "with static shapes",
+                      i < n_in ? "input" : "output", i < n_in ? i : i - n_in, dims);
+    return Error::NotSupported;
+  }
+  return Error::Ok;
+}
+
 class XnnpackBackend final : public BackendInterface {
  public:
   bool is_available() const override { return true; }
@@ -51,6 +90,7 @@ class XnnpackBackend final : public BackendInterface {
     EMBER_CHECK_OR_RETURN(plan != nullptr, Error::DelegateMemoryAllocationFailed,
                           "cannot allocate the XNNPACK delegate state");
     Error err = build_graph(payload, context.named_data(), &plan->graph);
+    if (err == Error::Ok) err = check_call_args(*plan, context.call_args());
     if (err == Error::Ok) err = compile_plan(plan);
     if (err != Error::Ok) {
       delete plan;

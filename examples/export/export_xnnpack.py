@@ -510,6 +510,26 @@ def export_case(case, out, write_pte=False):
     return ids, ops, written
 
 
+def export_dynamic(out):
+    """A Linear+ReLU lowered with a bounded-dynamic batch (1..6): the blob
+    holds the upper bound [6, 8]. Ember's XNNPACK (2022, static shapes)
+    must refuse it at load with a clear error (test/xnnpack)."""
+    from torch.export import Dim
+    from executorch.exir import to_edge_transform_and_lower
+    from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+
+    torch.manual_seed(0)
+    module = nn.Sequential(nn.Linear(8, 4), nn.ReLU()).eval()
+    ep = torch.export.export(module, (r(3, 8),),
+                             dynamic_shapes=({0: Dim("batch", min=1, max=6)},))
+    prog = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()]).to_executorch()
+    os.makedirs(out, exist_ok=True)
+    path = os.path.join(out, "linear_dynamic_batch.pte")
+    with open(path, "wb") as f:
+        f.write(prog.buffer)
+    print(f"{path}: delegates={program_summary(prog)[0]}")
+
+
 def check(path, rtol, atol):
     from executorch.devtools.bundled_program.serialize import (
         deserialize_from_flatbuffer_to_bundled_program)
@@ -530,7 +550,13 @@ def main():
     p.add_argument("--models", action="store_true")
     p.add_argument("--models-out", default=os.path.join(ROOT, ".bench", "models"))
     p.add_argument("--check", action="store_true")
+    p.add_argument("--dynamic", action="store_true",
+                   help="write only the bounded-dynamic fixture into OUT/dynamic")
     args = p.parse_args()
+
+    if args.dynamic:
+        export_dynamic(os.path.join(args.out, "dynamic"))
+        return
 
     if args.models:
         os.makedirs(args.models_out, exist_ok=True)

@@ -211,5 +211,25 @@ TEST(XnnpackThreads, PoolChangedAfterLoadIsRefused) {
   EXPECT_EQ(l.method->execute(), Error::Ok) << last_error_message();
 }
 
+// A program lowered with a bounded-dynamic batch (export_xnnpack.py
+// --dynamic): the blob holds the upper bound. This XNNPACK runs static
+// shapes only, so the method must fail to load, naming the input and its
+// bound, rather than fail (or compute garbage) on a smaller input later.
+TEST(XnnpackShapes, BoundedDynamicInputIsRefusedAtLoad) {
+  const std::string path = kDir + "/dynamic/linear_dynamic_batch.pte";
+  ASSERT_TRUE(std::filesystem::exists(path)) << path;
+  Result<std::unique_ptr<Module>> m = Module::load(path);
+  ASSERT_TRUE(m.ok()) << last_error_message();
+  Result<Method*> method = (*m)->method("forward");
+  EXPECT_EQ(method.error(), Error::NotSupported);
+  const std::string message = last_error_message();
+  EXPECT_NE(message.find("delegate 0 ('XnnpackBackend') failed to initialize"),
+            std::string::npos)
+      << message;
+  EXPECT_NE(message.find("input 0 has a dynamic shape (upper bound [6, 8])"),
+            std::string::npos)
+      << message;
+}
+
 }  // namespace
 }  // namespace ember::testing
