@@ -115,6 +115,44 @@ EMBER_XNN_TARGET_AVX2 void gemm_avx2(const GemmBlock& g) { gemm_block<VecF8, 6, 
 EMBER_XNN_TARGET_AVX512 void gemm_avx512(const GemmBlock& g) { gemm_block<VecF16, 8, 2>(g); }
 #endif
 
+// The same tiles over a B packed by pack_gemm_b(): column panel j (NR
+// wide, zero-padded at the right edge) holds k rows of NR floats, so the
+// 256 x NR slice a tile reuses is contiguous and every tile reads full
+// panels.
+template <typename V, int MR, int NV>
+EMBER_XNN_INLINE void gemm_packed_block(const GemmBlock& g) {
+  constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
+  constexpr size_t kMc = MR * (kMcRows / MR);
+  if (g.k == 0) {
+    for (size_t i = 0; i < g.m; ++i) std::fill(g.c + i * g.ldc, g.c + i * g.ldc + g.n, 0.0f);
+    return;
+  }
+  for (size_t k0 = 0; k0 < g.k; k0 += kKc) {
+    const size_t kc = std::min(kKc, g.k - k0);
+    for (size_t i0 = 0; i0 < g.m; i0 += kMc) {
+      const size_t mc = std::min(kMc, g.m - i0);
+      for (size_t j = 0; j < g.n; j += NR) {
+        const float* bp = g.b + j * g.k + k0 * NR;
+        const size_t cols = std::min(NR, g.n - j);
+        for (size_t i = i0; i < i0 + mc; i += MR) {
+          gemm_tile<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, NR, g.c + i * g.ldc + j,
+                               g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0);
+        }
+      }
+    }
+  }
+}
+
+void gemm_packed_baseline(const GemmBlock& g) { gemm_packed_block<VecF4, 4, 2>(g); }
+#if EMBER_XNN_X86_DISPATCH
+EMBER_XNN_TARGET_AVX2 void gemm_packed_avx2(const GemmBlock& g) {
+  gemm_packed_block<VecF8, 6, 2>(g);
+}
+EMBER_XNN_TARGET_AVX512 void gemm_packed_avx512(const GemmBlock& g) {
+  gemm_packed_block<VecF16, 8, 2>(g);
+}
+#endif
+
 struct GemmKernel {
   void (*fn)(const GemmBlock&);
   size_t mr;
@@ -130,6 +168,42 @@ GemmKernel gemm_kernel(Isa isa) {
 }
 
 }  // namespace
+
+size_t gemm_panel_width(Isa isa) {
+#if EMBER_XNN_X86_DISPATCH
+  if (isa == Isa::kAvx512) return 32;
+  if (isa == Isa::kAvx2) return 16;
+#endif
+  (void)isa;
+  return 8;
+}
+
+size_t gemm_packed_b_floats(size_t k, size_t n, Isa isa) {
+  const size_t nr = gemm_panel_width(isa);
+  return (n + nr - 1) / nr * nr * k;
+}
+
+void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, Isa isa) {
+  const size_t nr = gemm_panel_width(isa);
+  for (size_t j = 0; j < n; j += nr) {
+    float* panel = packed + j * k;
+    for (size_t p = 0; p < k; ++p) {
+      for (size_t q = 0; q < nr; ++q) panel[p * nr + q] = j + q < n ? b[p * ldb + j + q] : 0.0f;
+    }
+  }
+}
+
+void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                     const float* packed_b, float* c, size_t ldc, Isa isa) {
+  if (m == 0 || n == 0) return;
+  const GemmBlock g{m, n, k, a, packed_b, c, lda, 0, ldc};
+#if EMBER_XNN_X86_DISPATCH
+  if (isa == Isa::kAvx512) return gemm_packed_avx512(g);
+  if (isa == Isa::kAvx2) return gemm_packed_avx2(g);
+#endif
+  (void)isa;
+  gemm_packed_baseline(g);
+}
 
 void bmm_f32(const BmmShape& s, const float* a, const float* b, float* out, Isa isa) {
   const GemmKernel kernel = gemm_kernel(isa);

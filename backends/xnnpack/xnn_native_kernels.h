@@ -8,6 +8,7 @@
 // satisfy isa_supported(). Inputs and outputs must not overlap.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 #include "backends/xnnpack/xnn_graph.h"
@@ -33,6 +34,46 @@ struct BmmShape {
 // k == 0 writes zeros.
 void bmm_f32(const BmmShape& shape, const float* a, const float* b, float* out,
              Isa isa = best_isa());
+
+// One product c[m x n] = a[m x k] x B on the calling thread, B packed
+// once by pack_gemm_b() for the same isa (gemm_packed_b_floats() floats;
+// the columns come in panels of gemm_panel_width(), so a column range
+// that starts at a multiple of it is packed_b + start * k). Same tiles
+// and k order as bmm_f32.
+size_t gemm_panel_width(Isa isa);
+size_t gemm_packed_b_floats(size_t k, size_t n, Isa isa);
+void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, Isa isa);
+void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                     const float* packed_b, float* c, size_t ldc, Isa isa);
+
+// ------------------------------------------------------------ convolution
+
+// 2-D convolution, one group, fp32, NHWC input [batch, in_h, in_w, in_c]
+// and output [batch, out_h, out_w, out_c], OHWI weights [out_c, kernel_h,
+// kernel_w, in_c]: an im2col block of output pixels times the packed
+// weights, then bias and the [out_min, out_max] clamp. Padding reads as
+// zero. The caller checked that out_h/out_w follow from the rest.
+struct Conv2dShape {
+  size_t batch = 1, in_h = 0, in_w = 0, in_c = 0;
+  size_t out_h = 0, out_w = 0, out_c = 0;
+  size_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1;
+  size_t dilation_h = 1, dilation_w = 1, pad_top = 0, pad_left = 0;
+  float out_min = -INFINITY, out_max = INFINITY;
+};
+
+// Floats of the packed weights and bias (conv2d_pack_weights).
+size_t conv2d_packed_floats(const Conv2dShape& s, Isa isa = best_isa());
+// `bias` may be null (zeros).
+void conv2d_pack_weights(const Conv2dShape& s, const float* ohwi, const float* bias,
+                         float* packed, Isa isa = best_isa());
+// Floats of im2col workspace for `slots` concurrent workers.
+size_t conv2d_workspace_floats(const Conv2dShape& s, size_t slots);
+// Spreads pixel blocks (and, when there are few, column ranges) over at
+// most `slots` workers, each with its own part of `workspace`. The
+// blocking depends on the shape only, so the bits do not depend on the
+// thread count or on `slots`.
+void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, float* out,
+                float* workspace, size_t slots, Isa isa = best_isa());
 
 // ------------------------------------------------------------ data movement
 

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <random>
@@ -277,6 +278,192 @@ TEST(NativeBmm, TransposedConstantAndBroadcastOperands) {
       }
     }
   }
+}
+
+// ------------------------------------------------------------ convolution
+
+struct ConvCase {
+  size_t batch, in_h, in_w, in_c, out_c, kh, kw, sh, sw, dh, dw;
+  size_t pt, pr, pb, pl;
+  bool bias;
+  float lo, hi;
+};
+
+const std::vector<ConvCase>& conv_cases() {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  static const std::vector<ConvCase> cases = {
+      {1, 8, 8, 16, 32, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, -inf, inf},   // 1x1: in place
+      {2, 5, 7, 3, 17, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, false, -inf, inf},   // 1x1, batch 2
+      {1, 9, 9, 8, 24, 1, 1, 2, 2, 1, 1, 0, 0, 0, 0, true, -inf, inf},    // 1x1 stride 2
+      {1, 11, 13, 3, 19, 3, 3, 2, 2, 1, 1, 1, 1, 1, 1, true, 0.0f, inf},  // stride 2, relu
+      {1, 10, 9, 5, 33, 3, 3, 1, 1, 2, 2, 2, 2, 2, 2, false, -inf, inf},  // dilation 2
+      {1, 7, 8, 4, 7, 3, 2, 1, 2, 1, 1, 0, 1, 2, 3, true, -0.5f, 0.5f},   // asymmetric pad
+      {1, 2, 3, 6, 40, 5, 5, 1, 1, 1, 1, 2, 2, 2, 2, true, -inf, inf},    // kernel > input
+      {2, 12, 12, 7, 48, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, true, -inf, 6.0f}, // resnet stem-like
+      {1, 14, 14, 40, 65, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, -inf, inf}, // k > 256, 196 px
+      {1, 3, 3, 300, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, false, -inf, inf}, // few px, deep
+  };
+  return cases;
+}
+
+Conv2dShape conv_shape_of(const ConvCase& c) {
+  Conv2dShape s;
+  s.batch = c.batch;
+  s.in_h = c.in_h;
+  s.in_w = c.in_w;
+  s.in_c = c.in_c;
+  s.out_c = c.out_c;
+  s.out_h = (c.in_h + c.pt + c.pb - ((c.kh - 1) * c.dh + 1)) / c.sh + 1;
+  s.out_w = (c.in_w + c.pl + c.pr - ((c.kw - 1) * c.dw + 1)) / c.sw + 1;
+  s.kernel_h = c.kh;
+  s.kernel_w = c.kw;
+  s.stride_h = c.sh;
+  s.stride_w = c.sw;
+  s.dilation_h = c.dh;
+  s.dilation_w = c.dw;
+  s.pad_top = c.pt;
+  s.pad_left = c.pl;
+  s.out_min = c.lo;
+  s.out_max = c.hi;
+  return s;
+}
+
+// Plain loops in double, NHWC input, OHWI weights; `scale` as for bmm.
+void reference_conv(const Conv2dShape& s, const float* in, const float* w, const float* bias,
+                    std::vector<double>* out, std::vector<double>* scale) {
+  out->assign(s.batch * s.out_h * s.out_w * s.out_c, 0.0);
+  scale->assign(out->size(), 0.0);
+  for (size_t n = 0; n < s.batch; ++n)
+    for (size_t oy = 0; oy < s.out_h; ++oy)
+      for (size_t ox = 0; ox < s.out_w; ++ox)
+        for (size_t o = 0; o < s.out_c; ++o) {
+          double acc = bias ? bias[o] : 0.0, mag = bias ? std::fabs(bias[o]) : 0.0;
+          for (size_t ky = 0; ky < s.kernel_h; ++ky)
+            for (size_t kx = 0; kx < s.kernel_w; ++kx) {
+              const long iy = long(oy * s.stride_h + ky * s.dilation_h) - long(s.pad_top);
+              const long ix = long(ox * s.stride_w + kx * s.dilation_w) - long(s.pad_left);
+              if (iy < 0 || ix < 0 || iy >= long(s.in_h) || ix >= long(s.in_w)) continue;
+              for (size_t ci = 0; ci < s.in_c; ++ci) {
+                const double x = in[((n * s.in_h + size_t(iy)) * s.in_w + size_t(ix)) * s.in_c + ci];
+                const double wt = w[((o * s.kernel_h + ky) * s.kernel_w + kx) * s.in_c + ci];
+                acc += x * wt;
+                mag += std::fabs(x * wt);
+              }
+            }
+          const size_t i = ((n * s.out_h + oy) * s.out_w + ox) * s.out_c + o;
+          (*out)[i] = std::min(std::max(acc, double(s.out_min)), double(s.out_max));
+          (*scale)[i] = mag;
+        }
+}
+
+TEST(ConvKernel, MatchesReferenceOnEveryIsa) {
+  uint32_t seed = 300;
+  for (const ConvCase& c : conv_cases()) {
+    const Conv2dShape s = conv_shape_of(c);
+    const std::vector<float> in = random_floats(s.batch * s.in_h * s.in_w * s.in_c, seed++);
+    const std::vector<float> w = random_floats(s.out_c * c.kh * c.kw * s.in_c, seed++);
+    const std::vector<float> bias = random_floats(s.out_c, seed++);
+    std::vector<double> want, scale;
+    reference_conv(s, in.data(), w.data(), c.bias ? bias.data() : nullptr, &want, &scale);
+    for (Isa isa : supported_isas()) {
+      for (size_t slots : {1, 3}) {
+        std::vector<float> packed(conv2d_packed_floats(s, isa), std::nanf(""));
+        conv2d_pack_weights(s, w.data(), c.bias ? bias.data() : nullptr, packed.data(), isa);
+        std::vector<float> ws(conv2d_workspace_floats(s, slots) + 1, std::nanf(""));
+        std::vector<float> got(want.size(), std::nanf(""));
+        conv2d_f32(s, in.data(), packed.data(), got.data(), ws.data(), slots, isa);
+        char what[200];
+        snprintf(what, sizeof(what),
+                 "%s %zu slots: %zux%zux%zu -> %zu, kernel %zux%zu stride %zux%zu dilation "
+                 "%zux%zu pad %zu,%zu,%zu,%zu",
+                 isa_name(isa), slots, c.in_h, c.in_w, c.in_c, c.out_c, c.kh, c.kw, c.sh, c.sw,
+                 c.dh, c.dw, c.pt, c.pr, c.pb, c.pl);
+        expect_close(got, want, scale, what);
+      }
+    }
+  }
+}
+
+// The XNNConv2d node as the plan runs it: bias optional, clamp from the
+// node, scratch sized for the thread count at init; same bits for 1, 2
+// and 3 threads. (The kernel test above covers the 1x1 in-place path.)
+bool native_conv_disabled() {
+  const char* v = std::getenv("EMBER_XNNPACK_NATIVE_CONV");
+  return v != nullptr && std::strcmp(v, "0") == 0;
+}
+
+TEST(NativeConv, StepMatchesReferenceAndThreadCountsAgree) {
+  if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
+  ThreadsGuard guard;
+  uint32_t seed = 500;
+  for (ConvCase c : conv_cases()) {
+    // 1x1 kernels and fewer than 16 input channels stay with XNNPACK
+    // (is_native_node).
+    if (c.kh * c.kw == 1) continue;
+    c.in_c = std::max<size_t>(c.in_c, 16);
+    const Conv2dShape s = conv_shape_of(c);
+    const std::vector<float> in = random_floats(s.batch * s.in_h * s.in_w * s.in_c, seed++);
+    const std::vector<float> w = random_floats(s.out_c * c.kh * c.kw * s.in_c, seed++);
+    const std::vector<float> bias = random_floats(s.out_c, seed++);
+    std::vector<double> want, scale;
+    reference_conv(s, in.data(), w.data(), c.bias ? bias.data() : nullptr, &want, &scale);
+    std::vector<float> first;
+    for (size_t threads : {1, 2, 3}) {
+      ASSERT_EQ(set_num_threads(threads), Error::Ok);
+      OneNodeGraph g;
+      g.add_value({s.batch, s.in_h, s.in_w, s.in_c});
+      g.add_value({s.out_c, c.kh, c.kw, s.in_c}, w.data());
+      if (c.bias) g.add_value({s.out_c}, bias.data());
+      g.add_value({s.batch, s.out_h, s.out_w, s.out_c});
+      const uint32_t out_id = c.bias ? 3 : 2;
+      g.finish(fb::XNodeUnion::XNNConv2d,
+               fb::Create_XNNNodeConv(g.fbb, uint32_t(c.pt), uint32_t(c.pr), uint32_t(c.pb),
+                                      uint32_t(c.pl), uint32_t(c.kh), uint32_t(c.kw),
+                                      uint32_t(c.sh), uint32_t(c.sw), uint32_t(c.dh),
+                                      uint32_t(c.dw), uint32_t(c.in_c), uint32_t(c.out_c), 1,
+                                      0, 0, 0, 1, c.bias ? 2 : kInvalidId, out_id, 0)
+                   .Union());
+      Node& node = g.graph.nodes[0];
+      node.num_inputs = 3;
+      node.inputs[2] = c.bias ? 2 : kInvalidId;
+      node.output_min = c.lo;
+      node.output_max = c.hi;
+      std::vector<float> out(want.size(), std::nanf(""));
+      std::vector<void*> ptrs(g.graph.values.size(), nullptr);
+      ptrs[0] = const_cast<float*>(in.data());
+      ptrs[out_id] = out.data();
+      g.run(ptrs);
+      char what[160];
+      snprintf(what, sizeof(what), "%zux%zux%zu -> %zu kernel %zux%zu, %zu threads", c.in_h,
+               c.in_w, c.in_c, c.out_c, c.kh, c.kw, threads);
+      expect_close(out, want, scale, what);
+      if (threads == 1) {
+        first = out;
+      } else {
+        EXPECT_EQ(std::memcmp(first.data(), out.data(), out.size() * sizeof(float)), 0)
+            << what;
+      }
+    }
+  }
+}
+
+// A filter the node's sizes do not describe is refused at init.
+TEST(NativeConv, MismatchedFilterIsRefused) {
+  if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
+  const std::vector<float> w(4 * 3 * 3 * 16, 0.5f);
+  OneNodeGraph g;
+  g.add_value({1, 5, 5, 16});
+  g.add_value({4, 3, 3, 16}, w.data());
+  g.add_value({1, 3, 3, 4});
+  g.finish(fb::XNodeUnion::XNNConv2d,
+           fb::Create_XNNNodeConv(g.fbb, 0, 0, 0, 0, 3, 3, 1, 1, 1, 1, 16, 5, 1, 0, 0, 0, 1,
+                                  kInvalidId, 2, 0)
+               .Union());
+  Node& node = g.graph.nodes[0];
+  node.num_inputs = 3;
+  node.inputs[2] = kInvalidId;
+  ASSERT_TRUE(is_native_node(g.graph, node));
+  EXPECT_EQ(check_native_node(g.graph, node), Error::InvalidProgram);
 }
 
 // ------------------------------------------------------------ transpose

@@ -1,0 +1,175 @@
+// 2-D convolution for the native steps (xnn_native_kernels.h).
+//
+// The output's pixels are rows of a GEMM: row p of A holds the input
+// values under the kernel at output pixel p, in (ky, kx, channel) order,
+// which is the order of one OHWI weight row, so B is the weights
+// transposed to [kernel_h * kernel_w * in_c, out_c] and packed into
+// panels once (conv2d_pack_weights). A 1x1 stride-1 unpadded convolution
+// reads the NHWC input as A in place; the others copy one block of rows
+// of A (im2col, zeros for padding) into the worker's workspace and
+// multiply it at once. Bias and clamping follow on the block while it is
+// in cache.
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+#include "backends/xnnpack/xnn_native_kernels.h"
+#include "runtime/platform/threadpool.h"
+
+namespace ember::xnnpack {
+namespace {
+
+constexpr size_t kMaxBlockRows = 128;
+constexpr size_t kBlockFloats = size_t(1) << 18;  // 1 MiB of im2col per worker at most
+
+size_t depth(const Conv2dShape& s) { return s.kernel_h * s.kernel_w * s.in_c; }
+
+bool reads_input_in_place(const Conv2dShape& s) {
+  return s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
+         s.pad_top == 0 && s.pad_left == 0 && s.in_h == s.out_h && s.in_w == s.out_w;
+}
+
+// Pixel blocks: a function of the shape only.
+struct Blocking {
+  size_t pixels, rows, blocks;
+};
+
+Blocking blocking(const Conv2dShape& s) {
+  Blocking b;
+  b.pixels = s.batch * s.out_h * s.out_w;
+  const size_t k = std::max<size_t>(depth(s), 1);
+  size_t cap = std::min(kMaxBlockRows, std::max<size_t>(kBlockFloats / k, 16));
+  cap = cap / 8 * 8;
+  b.blocks = (b.pixels + cap - 1) / cap;
+  b.rows = b.blocks ? (b.pixels + b.blocks - 1) / b.blocks : 0;
+  b.rows = (b.rows + 7) / 8 * 8;
+  b.blocks = b.rows ? (b.pixels + b.rows - 1) / b.rows : 0;
+  return b;
+}
+
+// Rows [p0, p0 + rows) of A into `a` (rows x depth).
+void im2col(const Conv2dShape& s, const float* in, size_t p0, size_t rows, float* a) {
+  const size_t plane = s.out_h * s.out_w, c = s.in_c;
+  for (size_t r = 0; r < rows; ++r) {
+    const size_t p = p0 + r;
+    const size_t n = p / plane, oy = (p % plane) / s.out_w, ox = p % s.out_w;
+    const float* image = in + n * s.in_h * s.in_w * c;
+    float* dst = a + r * depth(s);
+    for (size_t ky = 0; ky < s.kernel_h; ++ky) {
+      // Unsigned wrap-around makes the negative (top/left padding) rows
+      // compare >= in_h as well.
+      const size_t iy = oy * s.stride_h + ky * s.dilation_h - s.pad_top;
+      for (size_t kx = 0; kx < s.kernel_w; ++kx, dst += c) {
+        const size_t ix = ox * s.stride_w + kx * s.dilation_w - s.pad_left;
+        if (iy < s.in_h && ix < s.in_w) {
+          std::memcpy(dst, image + (iy * s.in_w + ix) * c, c * sizeof(float));
+        } else {
+          std::memset(dst, 0, c * sizeof(float));
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+size_t conv2d_packed_floats(const Conv2dShape& s, Isa isa) {
+  return gemm_packed_b_floats(depth(s), s.out_c, isa) + s.out_c;
+}
+
+void conv2d_pack_weights(const Conv2dShape& s, const float* ohwi, const float* bias,
+                         float* packed, Isa isa) {
+  const size_t k = depth(s);
+  // OHWI is B transposed: B[p][o] = ohwi[o * k + p]. Packing reads B
+  // through a transposed copy, one panel of columns at a time.
+  const size_t nr = gemm_panel_width(isa);
+  for (size_t j = 0; j < s.out_c; j += nr) {
+    float* panel = packed + j * k;
+    for (size_t p = 0; p < k; ++p) {
+      for (size_t q = 0; q < nr; ++q) {
+        panel[p * nr + q] = j + q < s.out_c ? ohwi[(j + q) * k + p] : 0.0f;
+      }
+    }
+  }
+  float* b = packed + gemm_packed_b_floats(k, s.out_c, isa);
+  for (size_t o = 0; o < s.out_c; ++o) b[o] = bias ? bias[o] : 0.0f;
+}
+
+size_t conv2d_workspace_floats(const Conv2dShape& s, size_t slots) {
+  if (reads_input_in_place(s)) return 0;
+  return slots * blocking(s).rows * depth(s);
+}
+
+void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, float* out,
+                float* workspace, size_t slots, Isa isa) {
+  const Blocking bl = blocking(s);
+  if (bl.blocks == 0 || s.out_c == 0) return;
+  const size_t k = depth(s);
+  // Few pixel blocks (the deep layers): also split the columns, in whole
+  // panels, so that every thread has work. Only the partition changes.
+  const size_t nr = gemm_panel_width(isa);
+  const size_t panels = (s.out_c + nr - 1) / nr;
+  const size_t threads = std::max<size_t>(std::min(num_threads(), slots), 1);
+  size_t groups = 1;
+  if (threads > 1 && bl.blocks < 2 * threads) {
+    groups = std::min(panels, (2 * threads + bl.blocks - 1) / bl.blocks);
+  }
+  const size_t group_cols = (panels + groups - 1) / groups * nr;
+  groups = (s.out_c + group_cols - 1) / group_cols;
+  struct Ctx {
+    const Conv2dShape* s;
+    Blocking bl;
+    size_t k, groups, group_cols, tasks;
+    bool in_place;
+    Isa isa;
+    const float *in, *packed, *bias;
+    float *out, *workspace;
+    std::atomic<size_t> next{0};
+  } c;
+  c.s = &s;
+  c.bl = bl;
+  c.k = k;
+  c.groups = groups;
+  c.group_cols = group_cols;
+  c.tasks = bl.blocks * groups;
+  c.in_place = reads_input_in_place(s);
+  c.isa = isa;
+  c.in = in;
+  c.packed = packed;
+  c.bias = packed + gemm_packed_b_floats(k, s.out_c, isa);
+  c.out = out;
+  c.workspace = workspace;
+  // Tasks are handed out in order (block-major), so a worker that takes
+  // the next column range of the block it just copied skips the copy.
+  parallel_for(std::min(std::max<size_t>(slots, 1), c.tasks), [&c](size_t slot) {
+    const Conv2dShape& s = *c.s;
+    float* a_block = c.in_place ? nullptr : c.workspace + slot * c.bl.rows * c.k;
+    size_t have = SIZE_MAX;
+    for (size_t t = c.next.fetch_add(1); t < c.tasks; t = c.next.fetch_add(1)) {
+      const size_t block = t / c.groups, j0 = (t % c.groups) * c.group_cols;
+      const size_t p0 = block * c.bl.rows;
+      const size_t rows = std::min(c.bl.rows, c.bl.pixels - p0);
+      const size_t cols = std::min(c.group_cols, s.out_c - j0);
+      const float* a = c.in + p0 * s.in_c;
+      if (!c.in_place) {
+        if (have != block) im2col(s, c.in, p0, rows, a_block);
+        have = block;
+        a = a_block;
+      }
+      float* o = c.out + p0 * s.out_c + j0;
+      gemm_f32_packed(rows, cols, c.k, a, c.k, c.packed + j0 * c.k, o, s.out_c, c.isa);
+      const float lo = s.out_min, hi = s.out_max;
+      const float* bias = c.bias + j0;
+      for (size_t r = 0; r < rows; ++r) {
+        float* orow = o + r * s.out_c;
+        for (size_t j = 0; j < cols; ++j) {
+          float v = orow[j] + bias[j];
+          v = v < lo ? lo : v;
+          orow[j] = v > hi ? hi : v;
+        }
+      }
+    }
+  });
+}
+
+}  // namespace ember::xnnpack
