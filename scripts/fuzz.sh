@@ -8,12 +8,13 @@
 #   scripts/fuzz.sh all SECONDS      every target, SECONDS each
 #   scripts/fuzz.sh --ci             what CI runs: every committed seed and
 #                                    regression input, then a fixed number of
-#                                    mutations per target from a fixed random
-#                                    seed, in a fresh corpus
-#                                    (build-fuzz/ci-corpus). Deterministic for
-#                                    a given build: it passes or fails the same
-#                                    way on every machine, so a finding is
-#                                    seen before a commit, not by CI later.
+#                                    mutations per target from random seed 1,
+#                                    in a fresh corpus (build-fuzz/ci-corpus):
+#                                    a fixed budget, independent of machine
+#                                    speed. Not bit-for-bit repeatable
+#                                    (libFuzzer's path still varies a little
+#                                    between runs), so run it before a commit;
+#                                    a finding in CI is a real bug all the same.
 # Seeds come from the committed fixtures and from test/regression. Crash
 # reproducers land in build-fuzz/crashes/TARGET/; once fixed, copy them into
 # test/regression/ (see its README). Prints libFuzzer's final stats
