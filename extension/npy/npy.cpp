@@ -151,7 +151,6 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
   EMBER_CHECK_OR_RETURN(close != std::string::npos, Error::InvalidArgument,
                         ".npy 'shape' is not terminated");
   size_t p = pos + 1;
-  uint64_t nbytes = element_size(array.dtype);
   while (p < close) {
     p = skip_space(header, p);
     if (p >= close) break;
@@ -169,21 +168,16 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
     EMBER_CHECK_OR_RETURN(array.shape.size() < kMaxTensorDim, Error::InvalidArgument,
                           ".npy array has more than %zu dims", kMaxTensorDim);
     array.shape.push_back(SizesType(value));
-    EMBER_CHECK_OR_RETURN(!__builtin_mul_overflow(nbytes, value, &nbytes),
-                          Error::InvalidArgument, ".npy array size overflows");
     p = skip_space(header, p);
     if (p < close && header[p] == ',') ++p;
   }
   // Even with a zero size (no data), the other sizes multiplied must stay
   // representable: tensors built from the array compute that product.
-  uint64_t nonzero_product = 1;
-  for (SizesType s : array.shape) {
-    EMBER_CHECK_OR_RETURN(
-        s == 0 || !__builtin_mul_overflow(nonzero_product, uint64_t(s), &nonzero_product),
-        Error::InvalidArgument, ".npy array size overflows");
-  }
-  EMBER_CHECK_OR_RETURN(nonzero_product <= (uint64_t(1) << 48), Error::InvalidArgument,
-                        ".npy array size overflows");
+  size_t nbytes = 0;
+  EMBER_CHECK_OR_RETURN(
+      checked_nbytes(element_size(array.dtype), {array.shape.data(), array.shape.size()},
+                     &nbytes),
+      Error::InvalidArgument, ".npy array size overflows");
   const size_t data_start = header_start + header_len;
   EMBER_CHECK_OR_RETURN(size - data_start == nbytes, Error::InvalidArgument,
                         ".npy data is %zu bytes, the shape needs %llu",

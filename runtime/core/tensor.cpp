@@ -43,6 +43,20 @@ bool compute_strides(Span<const SizesType> sizes,
   return true;
 }
 
+bool checked_nbytes(size_t element_size, Span<const SizesType> sizes, size_t* nbytes) {
+  size_t n = element_size;
+  size_t span = element_size;
+  for (SizesType s : sizes) {
+    const size_t u = size_t(s);
+    if (__builtin_mul_overflow(span, u > 1 ? u : 1, &span) || span > kMaxTensorBytes) {
+      return false;
+    }
+    n *= u;  // at most span
+  }
+  *nbytes = n;
+  return true;
+}
+
 namespace {
 int64_t product(Span<const SizesType> sizes) {
   int64_t n = 1;
@@ -86,19 +100,10 @@ Error TensorImpl::resize(Span<const SizesType> new_sizes) {
                         "resize: tensor has a static shape; shape change "
                         "refused (dim %zu)",
                         dim_);
-  // Bytes of the new shape must fit the capacity. The same product with zero
-  // sizes counted as one (what the strides multiply) is bounded too, so a
-  // zero size cannot hide an overflowing product of the others.
-  constexpr size_t kMaxSpanBytes = size_t(1) << 48;
-  size_t nbytes = ::ember::element_size(type_);
-  size_t span = nbytes;
-  for (size_t i = 0; i < dim_; ++i) {
-    const size_t s = size_t(new_sizes[i]);
-    EMBER_CHECK_OR_RETURN(
-        !__builtin_mul_overflow(span, s > 1 ? s : 1, &span) && span <= kMaxSpanBytes,
-        Error::InvalidArgument, "resize: sizes up to dim %zu multiply past 2^48 bytes", i);
-    nbytes *= s;  // at most span
-  }
+  size_t nbytes = 0;
+  EMBER_CHECK_OR_RETURN(checked_nbytes(::ember::element_size(type_), new_sizes, &nbytes),
+                        Error::InvalidArgument,
+                        "resize: the new sizes multiply past 2^48 bytes");
   EMBER_CHECK_OR_RETURN(nbytes <= capacity_nbytes_, Error::NotSupported,
                         "resize: new shape needs %zu bytes, more than the tensor's "
                         "capacity of %zu bytes (bounded dynamic shapes may only shrink)",

@@ -26,6 +26,16 @@ using StridesType = int64_t;
 // rejected at load.
 constexpr size_t kMaxTensorDim = 16;
 
+// The most bytes a tensor's sizes may span, zero sizes counted as one (what
+// its strides multiply). Untrusted shapes past it are refused.
+constexpr size_t kMaxTensorBytes = size_t(1) << 48;
+
+// Dense byte size of a tensor with these sizes (all >= 0) into *nbytes.
+// False when the sizes, zeros counted as one, multiply past
+// kMaxTensorBytes: a zero size must not hide an overflowing product of the
+// others.
+bool checked_nbytes(size_t element_size, Span<const SizesType> sizes, size_t* nbytes);
+
 enum class ShapeDynamism : uint8_t {
   Static = 0,
   DynamicBound = 1,

@@ -345,7 +345,6 @@ Error validate_delegates(const Program& program, const ember_fb::ExecutionPlan* 
 
 Result<size_t> serialized_tensor_nbytes(const ember_fb::Tensor* t, const char* method,
                                         size_t i) {
-  constexpr size_t kMaxTensorBytes = size_t(1) << 48;
   EMBER_CHECK_OR_RETURN(is_valid_scalar_type(int(t->scalar_type())),
                         Error::InvalidProgram,
                         "method '%s' value %zu: unknown scalar type %d", method, i,
@@ -354,24 +353,21 @@ Result<size_t> serialized_tensor_nbytes(const ember_fb::Tensor* t, const char* m
   EMBER_CHECK_OR_RETURN(dim <= kMaxTensorDim, Error::InvalidProgram,
                         "method '%s' value %zu: %zu dims, at most %zu supported",
                         method, i, dim, kMaxTensorDim);
-  size_t nbytes = element_size(static_cast<ScalarType>(t->scalar_type()));
-  // The same product with zero sizes counted as one bounds the strides
-  // too: a zero size would otherwise hide an overflowing product of the
-  // others, which the tensor's stride computation still multiplies.
-  size_t span = nbytes;
+  SizesType sizes[kMaxTensorDim];
   for (size_t d = 0; d < dim; ++d) {
-    const int32_t s = t->sizes()->Get(flatbuffers::uoffset_t(d));
-    EMBER_CHECK_OR_RETURN(s >= 0, Error::InvalidProgram,
+    sizes[d] = t->sizes()->Get(flatbuffers::uoffset_t(d));
+    EMBER_CHECK_OR_RETURN(sizes[d] >= 0, Error::InvalidProgram,
                           "method '%s' value %zu: negative size %d at dim %zu",
-                          method, i, s, d);
-    EMBER_CHECK_OR_RETURN(!__builtin_mul_overflow(span, size_t(s > 1 ? s : 1), &span) &&
-                              span <= kMaxTensorBytes,
-                          Error::InvalidProgram,
-                          "method '%s' value %zu: tensor byte size overflows (sizes up to "
-                          "dim %zu multiply to more than 2^48 bytes)",
-                          method, i, d);
-    nbytes *= size_t(s);  // at most span
+                          method, i, sizes[d], d);
   }
+  size_t nbytes = 0;
+  EMBER_CHECK_OR_RETURN(
+      checked_nbytes(element_size(static_cast<ScalarType>(t->scalar_type())), {sizes, dim},
+                     &nbytes),
+      Error::InvalidProgram,
+      "method '%s' value %zu: tensor byte size overflows (its sizes multiply to more "
+      "than 2^48 bytes)",
+      method, i);
   return nbytes;
 }
 
