@@ -48,7 +48,8 @@ void embedding_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   Shape shape = shape_of(indices);
   shape.sizes[shape.dim++] = weight.sizes()[1];
-  if (!resize_out(a, out, shape.span())) {
+  if (!resize_out(a, out, shape.span()) ||
+      !check_index_apart_from_out(a, indices, out, "indices")) {
     return;
   }
   const size_t row = size_t(weight.sizes()[1]) * weight.element_size();
@@ -56,10 +57,6 @@ void embedding_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   char* o = static_cast<char*>(out.mutable_data_ptr());
   for (int64_t i = 0; i < n && row > 0; ++i) {
     const int64_t v = index_value(indices.const_data_ptr(), indices.scalar_type(), i);
-    if (v < 0 || v >= rows) {  // indices share memory with out
-      index_changed(a, v);
-      return;
-    }
     std::memmove(o + size_t(i) * row, w + size_t(v) * row, row);
   }
 }

@@ -20,7 +20,8 @@ void gather_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!a.ok() || !check_same_dtype(a, self, out) ||
       !normalize_dim(a, dim, self.dim(), "dim", &d) ||
       !check_scatter_gather(a, self, d, index, nullptr) ||
-      !resize_out(a, out, index.sizes())) {
+      !resize_out(a, out, index.sizes()) ||
+      !check_index_apart_from_out(a, index, out, "index")) {
     return;
   }
   (void)visit_element_width(self.element_size(), [&](auto w) {
@@ -35,7 +36,7 @@ void gather_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       strides[0][k] = out.strides()[k];
     }
     Odometer<1> out_walk(index.sizes().data(), nd, strides);
-    return for_each_scatter_gather(a, self, d, index, nullptr,
+    for_each_scatter_gather(self, d, index, nullptr,
                             [&](int64_t s, int64_t, int64_t) {
                               dst[out_walk.offsets()[0]] = src[s];
                               out_walk.next();

@@ -17,15 +17,15 @@ void index_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!a.ok() || !check_same_dtype(a, self, out) ||
       !check_contiguous(a, out, "out") ||
       !prepare_advanced_index(a, ctx, self, indices, &ix) ||
-      !resize_out(a, out, ix.result.span())) {
+      !resize_out(a, out, ix.result.span()) ||
+      !check_indices_apart_from_out(a, indices, out)) {
     return;
   }
   (void)visit_element_width(self.element_size(), [&](auto w) {
     using W = typename decltype(w)::type;
     const W* src = static_cast<const W*>(self.const_data_ptr());
     W* dst = static_cast<W*>(out.mutable_data_ptr());
-    return for_each_advanced_index(a, ix,
-                                   [&](int64_t i, int64_t offset) { dst[i] = src[offset]; });
+    for_each_advanced_index(ix, [&](int64_t i, int64_t offset) { dst[i] = src[offset]; });
   });
 }
 

@@ -21,7 +21,8 @@ void put(KernelArgs& a, KernelContext& ctx, Tensor dst,
          Span<Optional<Tensor>> indices, Tensor values, bool accumulate) {
   AdvancedIndex ix;
   if (!check_same_dtype(a, dst, values) ||
-      !prepare_advanced_index(a, ctx, dst, indices, &ix)) {
+      !prepare_advanced_index(a, ctx, dst, indices, &ix) ||
+      !check_indices_apart_from_out(a, indices, dst)) {
     return;
   }
   if (!broadcasts_to(values.sizes(), ix.result.span())) {
@@ -43,7 +44,7 @@ void put(KernelArgs& a, KernelContext& ctx, Tensor dst,
     using T = typename decltype(tag)::type;
     const T* v = values.const_data_ptr<T>();
     T* o = dst.mutable_data_ptr<T>();
-    return for_each_advanced_index(a, ix, [&](int64_t, int64_t offset) {
+    for_each_advanced_index(ix, [&](int64_t, int64_t offset) {
       const T x = v[walk.offsets()[0]];
       walk.next();
       if (!accumulate) {

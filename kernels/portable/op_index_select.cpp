@@ -48,7 +48,8 @@ void index_select_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     a.fail(Error::InvalidArgument, "index of a zero-dim tensor must have one entry");
     return;
   }
-  if (!resize_out(a, out, shape.span()) || out.numel() == 0) {
+  if (!resize_out(a, out, shape.span()) || out.numel() == 0 ||
+      !check_index_apart_from_out(a, index, out, "index")) {
     return;
   }
   int64_t outer = 1, inner = 1;
@@ -62,10 +63,6 @@ void index_select_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   for (int64_t o = 0; o < outer; ++o) {
     for (int64_t i = 0; i < n; ++i) {
       const int64_t v = index_value(index.const_data_ptr(), index.scalar_type(), i);
-      if (v < 0 || v >= size) {  // index shares memory with out
-        index_changed(a, v);
-        return;
-      }
       std::memmove(dst + size_t(o * n + i) * row, src + size_t(o * size + v) * row, row);
     }
   }

@@ -27,14 +27,16 @@ void scatter_src_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !check_same_dtype(a, self, src) ||
       !normalize_dim(a, dim, self.dim(), "dim", &d) ||
       !check_scatter_gather(a, self, d, index, &src) ||
-      !resize_out(a, out, self.sizes()) || !copy_broadcast(a, self, out)) {
+      !resize_out(a, out, self.sizes()) ||
+      !check_index_apart_from_out(a, index, out, "index") ||
+      !copy_broadcast(a, self, out)) {
     return;
   }
   (void)visit_element_width(out.element_size(), [&](auto w) {
     using W = typename decltype(w)::type;
     const W* s = static_cast<const W*>(src.const_data_ptr());
     W* o = static_cast<W*>(out.mutable_data_ptr());
-    return for_each_scatter_gather(a, out, d, index, &src,
+    for_each_scatter_gather(out, d, index, &src,
                             [&](int64_t oo, int64_t, int64_t so) { o[oo] = s[so]; });
   });
 }
@@ -50,7 +52,8 @@ void scatter_value_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!a.ok() || !check_same_dtype(a, self, out) ||
       !normalize_dim(a, dim, self.dim(), "dim", &d) ||
       !check_scatter_gather(a, self, d, index, nullptr) ||
-      !resize_out(a, out, self.sizes())) {
+      !resize_out(a, out, self.sizes()) ||
+      !check_index_apart_from_out(a, index, out, "index")) {
     return;
   }
   // The value, cast to out's dtype, through a one-element tensor.
@@ -67,7 +70,7 @@ void scatter_value_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     W v;
     std::memmove(&v, cell, sizeof(W));
     W* o = static_cast<W*>(out.mutable_data_ptr());
-    return for_each_scatter_gather(a, out, d, index, nullptr,
+    for_each_scatter_gather(out, d, index, nullptr,
                             [&](int64_t oo, int64_t, int64_t) { o[oo] = v; });
   });
 }

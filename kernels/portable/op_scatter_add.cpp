@@ -25,14 +25,16 @@ void scatter_add_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !check_same_dtype(a, self, src) ||
       !normalize_dim(a, dim, self.dim(), "dim", &d) ||
       !check_scatter_gather(a, self, d, index, &src) ||
-      !resize_out(a, out, self.sizes()) || !copy_broadcast(a, self, out)) {
+      !resize_out(a, out, self.sizes()) ||
+      !check_index_apart_from_out(a, index, out, "index") ||
+      !copy_broadcast(a, self, out)) {
     return;
   }
   (void)visit_storage_dtype(out.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* s = src.const_data_ptr<T>();
     T* o = out.mutable_data_ptr<T>();
-    return for_each_scatter_gather(a, out, d, index, &src, [&](int64_t oo, int64_t, int64_t so) {
+    for_each_scatter_gather(out, d, index, &src, [&](int64_t oo, int64_t, int64_t so) {
       if constexpr (std::is_same<T, bool>::value) {
         o[oo] = o[oo] || s[so];
       } else if constexpr (is_reduced_float_v<T>) {

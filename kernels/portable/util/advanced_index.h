@@ -16,7 +16,6 @@
 
 #include <cstdint>
 
-#include "kernels/portable/util/index_util.h"
 #include "kernels/portable/util/kernel_args.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/core/tensor.h"
@@ -49,11 +48,10 @@ bool prepare_advanced_index(KernelArgs& args, KernelContext& ctx, Tensor self,
                             Span<Optional<Tensor>> indices, AdvancedIndex* ix);
 
 // Calls f(result_index, self_offset) for every result element. Index values
-// were checked by prepare_advanced_index() and are checked again as they are
-// used (an index tensor sharing memory with the output may change in
-// between): false, with a message in `args`, when one is out of range.
+// were checked by prepare_advanced_index(); the caller has made sure its
+// writes cannot change them (check_indices_apart_from_out).
 template <typename F>
-bool for_each_advanced_index(KernelArgs& args, const AdvancedIndex& ix, F&& f) {
+void for_each_advanced_index(const AdvancedIndex& ix, F&& f) {
   const int64_t n = ix.result.numel();
   int64_t coord[kMaxTensorDim] = {};
   const size_t nd = ix.result.dim;
@@ -75,11 +73,7 @@ bool for_each_advanced_index(KernelArgs& args, const AdvancedIndex& ix, F&& f) {
       int64_t v = slot.type == ScalarType::Long
                       ? static_cast<const int64_t*>(slot.data)[at]
                       : int64_t(static_cast<const int32_t*>(slot.data)[at]);
-      const int64_t size = ix.self_sizes[slot.self_dim];
-      if (v < -size || v >= size) {
-        return index_changed(args, v);
-      }
-      v = v < 0 ? v + size : v;
+      v = v < 0 ? v + ix.self_sizes[slot.self_dim] : v;
       offset += v * ix.self_strides[slot.self_dim];
     }
     f(i, offset);
@@ -90,7 +84,6 @@ bool for_each_advanced_index(KernelArgs& args, const AdvancedIndex& ix, F&& f) {
       coord[r] = 0;
     }
   }
-  return true;
 }
 
 }  // namespace ember

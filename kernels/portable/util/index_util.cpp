@@ -10,11 +10,28 @@ bool check_index_tensor(KernelArgs& args, Tensor t, const char* what) {
                    what, scalar_type_name(t.scalar_type()));
 }
 
-bool index_changed(KernelArgs& args, int64_t value) {
+bool check_index_apart_from_out(KernelArgs& args, Tensor index, Tensor out,
+                                const char* what) {
+  const uintptr_t i0 = reinterpret_cast<uintptr_t>(index.const_data_ptr());
+  const uintptr_t o0 = reinterpret_cast<uintptr_t>(out.const_data_ptr());
+  const size_t in = index.nbytes(), on = out.nbytes();
+  if (in == 0 || on == 0 || i0 + in <= o0 || o0 + on <= i0) {
+    return true;
+  }
   return args.fail(Error::InvalidArgument,
-                   "index value %lld, checked in range, was out of range when used: "
-                   "the index tensor shares memory with the output",
-                   static_cast<long long>(value));
+                   "%s shares memory with the output (its values are checked before "
+                   "the kernel writes)",
+                   what);
+}
+
+bool check_indices_apart_from_out(KernelArgs& args, Span<Optional<Tensor>> indices,
+                                  Tensor out) {
+  for (const Optional<Tensor>& t : indices) {
+    if (t.has_value() && !check_index_apart_from_out(args, t.value(), out, "indices")) {
+      return false;
+    }
+  }
+  return true;
 }
 
 bool normalize_index(KernelArgs& args, int64_t index, int64_t size,

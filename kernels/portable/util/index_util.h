@@ -27,10 +27,14 @@ inline int64_t index_value(const void* data, ScalarType type, int64_t i) {
                                   : int64_t(static_cast<const int32_t*>(data)[i]);
 }
 
-// Records that an index value checked before the kernel wrote anything was
-// out of range when used: the index tensor shares memory with the output
-// (only a hostile memory plan does that). Returns false.
-bool index_changed(KernelArgs& args, int64_t value);
+// Fails when the storage of `index` overlaps `out`'s. Index kernels check
+// every index value before they write, so their writes must not be able to
+// change one; only a hostile memory plan places the two so.
+bool check_index_apart_from_out(KernelArgs& args, Tensor index, Tensor out,
+                                const char* what);
+// The same for every present tensor of an index list (index, index_put).
+bool check_indices_apart_from_out(KernelArgs& args, Span<Optional<Tensor>> indices,
+                                  Tensor out);
 
 // Maps `index` in [-size, size) to [0, size); otherwise records an error
 // naming `what`, the dim and the size.

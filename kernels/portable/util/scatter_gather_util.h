@@ -22,18 +22,15 @@ bool check_scatter_gather(KernelArgs& args, Tensor self, size_t dim,
 // (or any tensor with self's shape and strides) at the indexed position,
 // index's own, and src's at index's coordinate. `src` may be null (the src
 // offset is then 0). Indices were checked by check_scatter_gather(), and
-// each is checked again as it is used: if index shares memory with what the
-// walk writes (a hostile memory plan can place them so), a value may change
-// in between. Returns false, with a message in `args`, when one has; the
-// walk stops there.
+// the caller has made sure the writes cannot change them
+// (check_index_apart_from_out).
 template <typename F>
-bool for_each_scatter_gather(KernelArgs& args, Tensor self, size_t dim,
-                             Tensor index, const Tensor* src, F&& f) {
+void for_each_scatter_gather(Tensor self, size_t dim, Tensor index,
+                             const Tensor* src, F&& f) {
   const size_t nd = index.dim();
   if (index.numel() == 0) {
-    return true;
+    return;
   }
-  const int64_t limit = self.dim() == 0 ? 1 : self.sizes()[dim];
   int64_t strides[3][kMaxTensorDim];
   SizesType sizes[kMaxTensorDim];
   for (size_t k = 0; k < nd; ++k) {
@@ -51,12 +48,8 @@ bool for_each_scatter_gather(KernelArgs& args, Tensor self, size_t dim,
   for (int64_t e = 0; e < n; ++e, walk.next()) {
     const int64_t* off = walk.offsets();
     const int64_t v = index_value(idx, it, off[1]);
-    if (v < 0 || v >= limit) {
-      return index_changed(args, v);
-    }
     f(off[0] + v * step, off[1], off[2]);
   }
-  return true;
 }
 
 }  // namespace ember
