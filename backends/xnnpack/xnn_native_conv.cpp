@@ -7,8 +7,8 @@
 // panels once (conv2d_pack_weights). A 1x1 stride-1 unpadded convolution
 // reads the NHWC input as A in place; the others copy one block of rows
 // of A (im2col, zeros for padding) into the worker's workspace and
-// multiply it at once. Bias and clamping follow on the block while it is
-// in cache.
+// multiply it at once. Bias and clamping are applied to each register
+// tile before it is stored (the GEMM's epilogue).
 #include <algorithm>
 #include <atomic>
 #include <cstring>
@@ -55,16 +55,40 @@ void im2col(const Conv2dShape& s, const float* in, size_t p0, size_t rows, float
     const size_t n = p / plane, oy = (p % plane) / s.out_w, ox = p % s.out_w;
     const float* image = in + n * s.in_h * s.in_w * c;
     float* dst = a + r * depth(s);
-    for (size_t ky = 0; ky < s.kernel_h; ++ky) {
+    // Without dilation along x, the in-bounds taps of one kernel row are
+    // adjacent pixels: [kx_lo, kx_hi) is one run of memory.
+    size_t kx_lo = 0, kx_hi = s.kernel_w;
+    if (s.dilation_w == 1) {
+      const size_t x0 = ox * s.stride_w;  // input x of tap kx is x0 + kx - pad_left
+      kx_lo = x0 < s.pad_left ? std::min(s.pad_left - x0, s.kernel_w) : 0;
+      const size_t end = s.in_w + s.pad_left;  // taps with x0 + kx < end are inside
+      kx_hi = end > x0 ? std::min(end - x0, s.kernel_w) : 0;
+      kx_hi = std::max(kx_hi, kx_lo);
+    }
+    for (size_t ky = 0; ky < s.kernel_h; ++ky, dst += s.kernel_w * c) {
       // Unsigned wrap-around makes the negative (top/left padding) rows
       // compare >= in_h as well.
       const size_t iy = oy * s.stride_h + ky * s.dilation_h - s.pad_top;
-      for (size_t kx = 0; kx < s.kernel_w; ++kx, dst += c) {
+      if (iy >= s.in_h) {
+        std::memset(dst, 0, s.kernel_w * c * sizeof(float));
+        continue;
+      }
+      if (s.dilation_w == 1) {
+        const size_t ix = ox * s.stride_w + kx_lo - s.pad_left;
+        std::memset(dst, 0, kx_lo * c * sizeof(float));
+        if (kx_hi > kx_lo) {
+          std::memcpy(dst + kx_lo * c, image + (iy * s.in_w + ix) * c,
+                      (kx_hi - kx_lo) * c * sizeof(float));
+        }
+        std::memset(dst + kx_hi * c, 0, (s.kernel_w - kx_hi) * c * sizeof(float));
+        continue;
+      }
+      for (size_t kx = 0; kx < s.kernel_w; ++kx) {
         const size_t ix = ox * s.stride_w + kx * s.dilation_w - s.pad_left;
-        if (iy < s.in_h && ix < s.in_w) {
-          std::memcpy(dst, image + (iy * s.in_w + ix) * c, c * sizeof(float));
+        if (ix < s.in_w) {
+          std::memcpy(dst + kx * c, image + (iy * s.in_w + ix) * c, c * sizeof(float));
         } else {
-          std::memset(dst, 0, c * sizeof(float));
+          std::memset(dst + kx * c, 0, c * sizeof(float));
         }
       }
     }
@@ -73,26 +97,20 @@ void im2col(const Conv2dShape& s, const float* in, size_t p0, size_t rows, float
 
 }  // namespace
 
+// The bias follows the weight panels, zero-padded to whole panels (the
+// GEMM epilogue reads a panel's worth).
 size_t conv2d_packed_floats(const Conv2dShape& s, Isa isa) {
-  return gemm_packed_b_floats(depth(s), s.out_c, isa) + s.out_c;
+  return gemm_packed_b_floats(depth(s), s.out_c, isa) + gemm_packed_b_floats(1, s.out_c, isa);
 }
 
 void conv2d_pack_weights(const Conv2dShape& s, const float* ohwi, const float* bias,
                          float* packed, Isa isa) {
   const size_t k = depth(s);
-  // OHWI is B transposed: B[p][o] = ohwi[o * k + p]. Packing reads B
-  // through a transposed copy, one panel of columns at a time.
-  const size_t nr = gemm_panel_width(isa);
-  for (size_t j = 0; j < s.out_c; j += nr) {
-    float* panel = packed + j * k;
-    for (size_t p = 0; p < k; ++p) {
-      for (size_t q = 0; q < nr; ++q) {
-        panel[p * nr + q] = j + q < s.out_c ? ohwi[(j + q) * k + p] : 0.0f;
-      }
-    }
-  }
+  // OHWI is B transposed: B[p][o] = ohwi[o * k + p].
+  pack_gemm_bt(k, s.out_c, ohwi, k, packed, isa);
   float* b = packed + gemm_packed_b_floats(k, s.out_c, isa);
-  for (size_t o = 0; o < s.out_c; ++o) b[o] = bias ? bias[o] : 0.0f;
+  const size_t padded = gemm_packed_b_floats(1, s.out_c, isa);
+  for (size_t o = 0; o < padded; ++o) b[o] = bias && o < s.out_c ? bias[o] : 0.0f;
 }
 
 size_t conv2d_workspace_floats(const Conv2dShape& s, size_t slots) {
@@ -157,17 +175,8 @@ void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, floa
         a = a_block;
       }
       float* o = c.out + p0 * s.out_c + j0;
-      gemm_f32_packed(rows, cols, c.k, a, c.k, c.packed + j0 * c.k, o, s.out_c, c.isa);
-      const float lo = s.out_min, hi = s.out_max;
-      const float* bias = c.bias + j0;
-      for (size_t r = 0; r < rows; ++r) {
-        float* orow = o + r * s.out_c;
-        for (size_t j = 0; j < cols; ++j) {
-          float v = orow[j] + bias[j];
-          v = v < lo ? lo : v;
-          orow[j] = v > hi ? hi : v;
-        }
-      }
+      const GemmEpilogue ep{c.bias + j0, s.out_min, s.out_max};
+      gemm_f32_packed(rows, cols, c.k, a, c.k, c.packed, s.out_c, j0, o, s.out_c, c.isa, &ep);
     }
   });
 }

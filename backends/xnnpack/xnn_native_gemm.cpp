@@ -17,6 +17,7 @@ namespace ember::xnnpack {
 namespace {
 
 constexpr size_t kKc = 256;
+constexpr size_t kLineFloats = 16;  // 64-byte cache lines
 constexpr size_t kMcRows = 128;
 
 // Rows [0, m) of one product: c[m x n] = a[m x k] * b[k x n].
@@ -26,14 +27,21 @@ struct GemmBlock {
   const float* b;
   float* c;
   size_t lda, ldb, ldc;
+  const GemmEpilogue* epilogue;  // null: none
+  size_t col0;                   // packed B: the first column's panel
 };
 
 // One MR x (NV vectors) tile of c over kc steps of k; `rows` and `cols`
 // of it are valid. `accumulate`: add to c instead of overwriting it.
-template <typename V, int MR, int NV>
+// `ep`: add its bias (from column 0 of the tile) and clamp, after the
+// last chunk of k.
+// PF: also prefetch `pf_lines` cache lines (at most 2 kc) from `pf`, one
+// or two per step, so that they are in cache when a later tile needs them.
+template <typename V, int MR, int NV, bool PF = false>
 EMBER_XNN_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const float* b,
                                 size_t ldb, float* c, size_t ldc, size_t rows, size_t cols,
-                                bool accumulate) {
+                                bool accumulate, const GemmEpilogue* ep,
+                                const float* pf = nullptr, size_t pf_lines = 0) {
   constexpr size_t W = sizeof(V) / sizeof(float);
   constexpr size_t NR = W * NV;
   const float* ar[MR];
@@ -44,23 +52,48 @@ EMBER_XNN_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const flo
   }
   for (size_t p = 0; p < kc; ++p) {
     V bv[NV];
+    if constexpr (PF) {
+      if (p < pf_lines) __builtin_prefetch(pf + p * kLineFloats);
+      if (p + kc < pf_lines) __builtin_prefetch(pf + (p + kc) * kLineFloats);
+    }
     for (int v = 0; v < NV; ++v) load_vec(bv[v], b + p * ldb + v * W);
     for (int r = 0; r < MR; ++r) {
       const float av = ar[r][p];
       for (int v = 0; v < NV; ++v) acc[r][v] += bv[v] * av;
     }
   }
-  if (rows == size_t(MR) && cols == NR) {
+  const bool full = rows == size_t(MR) && cols == NR;
+  if (accumulate) {
+    // Earlier chunks of k: add their sums in (the edge tile's invalid
+    // rows and columns read as zero and are never stored).
     for (int r = 0; r < MR; ++r) {
       for (int v = 0; v < NV; ++v) {
-        float* cp = c + r * ldc + v * W;
-        if (accumulate) {
-          V old;
-          load_vec(old, cp);
-          acc[r][v] += old;
+        V old{};
+        if (full) {
+          load_vec(old, c + r * ldc + v * W);
+        } else if (size_t(r) < rows) {
+          for (size_t j = v * W; j < cols && j < (v + 1) * W; ++j) old[j - v * W] = c[r * ldc + j];
         }
-        store_vec(cp, acc[r][v]);
+        acc[r][v] += old;
       }
+    }
+  }
+  if (ep) {
+    V bias[NV];
+    load_vec(bias[0], ep->bias);
+    for (int v = 1; v < NV; ++v) load_vec(bias[v], ep->bias + v * W);
+    const V lo = V{} + ep->lo, hi = V{} + ep->hi;
+    for (int r = 0; r < MR; ++r) {
+      for (int v = 0; v < NV; ++v) {
+        V x = acc[r][v] + bias[v];
+        x = x < lo ? lo : x;
+        acc[r][v] = x > hi ? hi : x;
+      }
+    }
+  }
+  if (full) {
+    for (int r = 0; r < MR; ++r) {
+      for (int v = 0; v < NV; ++v) store_vec(c + r * ldc + v * W, acc[r][v]);
     }
     return;
   }
@@ -69,9 +102,25 @@ EMBER_XNN_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const flo
     for (int v = 0; v < NV; ++v) store_vec(&tile[r][v * W], acc[r][v]);
   }
   for (size_t r = 0; r < rows; ++r) {
-    float* cr = c + r * ldc;
-    for (size_t j = 0; j < cols; ++j) cr[j] = accumulate ? cr[j] + tile[r][j] : tile[r][j];
+    for (size_t j = 0; j < cols; ++j) c[r * ldc + j] = tile[r][j];
   }
+}
+
+// The tile at rows [i, i + rows): a full MR-row tile, or for the bottom
+// edge one just as tall as the rows left (same sums, less work).
+template <typename V, int MR, int NV>
+EMBER_XNN_INLINE void gemm_rows(size_t kc, const float* a, size_t lda, const float* b, size_t ldb,
+                                float* c, size_t ldc, size_t rows, size_t cols, bool accumulate,
+                                const GemmEpilogue* ep) {
+  if constexpr (MR > 1) {
+    if (rows < size_t(MR)) {
+      if (rows == size_t(MR - 1)) {
+        return gemm_tile<V, MR - 1, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
+      }
+      return gemm_rows<V, MR - 1, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
+    }
+  }
+  gemm_tile<V, MR, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
 }
 
 template <typename V, int MR, int NV>
@@ -99,8 +148,8 @@ EMBER_XNN_INLINE void gemm_block(const GemmBlock& g) {
           ldb = NR;
         }
         for (size_t i = i0; i < i0 + mc; i += MR) {
-          gemm_tile<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, ldb, g.c + i * g.ldc + j,
-                               g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0);
+          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, ldb, g.c + i * g.ldc + j,
+                               g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0, nullptr);
         }
       }
     }
@@ -115,28 +164,66 @@ EMBER_XNN_TARGET_AVX2 void gemm_avx2(const GemmBlock& g) { gemm_block<VecF8, 6, 
 EMBER_XNN_TARGET_AVX512 void gemm_avx512(const GemmBlock& g) { gemm_block<VecF16, 8, 2>(g); }
 #endif
 
-// The same tiles over a B packed by pack_gemm_b(): column panel j (NR
-// wide, zero-padded at the right edge) holds k rows of NR floats, so the
-// 256 x NR slice a tile reuses is contiguous and every tile reads full
-// panels.
+// The same tiles over a B packed by pack_gemm_b(): in order of use, so
+// one pass over B reads memory front to back (the deep layers' weights
+// come from DRAM, and the prefetchers follow a single stream). For each
+// chunk of kKc rows of k, the column panels (NR wide, zero-padded at the
+// right edge) follow one another, each kc rows of NR floats: the kc x NR
+// slice a tile reuses is contiguous and every tile reads full panels.
+// g.ldb is the packed width (n of the whole packing rounded up to NR).
 template <typename V, int MR, int NV>
 EMBER_XNN_INLINE void gemm_packed_block(const GemmBlock& g) {
   constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
   constexpr size_t kMc = MR * (kMcRows / MR);
   if (g.k == 0) {
-    for (size_t i = 0; i < g.m; ++i) std::fill(g.c + i * g.ldc, g.c + i * g.ldc + g.n, 0.0f);
+    for (size_t i = 0; i < g.m; ++i) {
+      for (size_t j = 0; j < g.n; ++j) {
+        float v = 0.0f;
+        if (g.epilogue) {
+          v = g.epilogue->bias[j];
+          v = v < g.epilogue->lo ? g.epilogue->lo : v;
+          v = v > g.epilogue->hi ? g.epilogue->hi : v;
+        }
+        g.c[i * g.ldc + j] = v;
+      }
+    }
     return;
   }
   for (size_t k0 = 0; k0 < g.k; k0 += kKc) {
     const size_t kc = std::min(kKc, g.k - k0);
+    const bool last = k0 + kc == g.k;
     for (size_t i0 = 0; i0 < g.m; i0 += kMc) {
       const size_t mc = std::min(kMc, g.m - i0);
       for (size_t j = 0; j < g.n; j += NR) {
-        const float* bp = g.b + j * g.k + k0 * NR;
+        const float* bp = g.b + k0 * g.ldb + (g.col0 + j) * kc;
         const size_t cols = std::min(NR, g.n - j);
-        for (size_t i = i0; i < i0 + mc; i += MR) {
-          gemm_tile<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, NR, g.c + i * g.ldc + j,
-                               g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0);
+        GemmEpilogue ep{};
+        if (last && g.epilogue) ep = {g.epilogue->bias + j, g.epilogue->lo, g.epilogue->hi};
+        const GemmEpilogue* tile_ep = last && g.epilogue ? &ep : nullptr;
+        // The full tiles of a panel share the prefetch of the panel this
+        // thread uses next (same chunk, next columns; or the next chunk's
+        // first), when that is no longer than this one.
+        const float* next = nullptr;
+        if (j + NR < g.n) {
+          next = bp + kc * NR;
+        } else if (!last && i0 + mc >= g.m && std::min(kKc, g.k - k0 - kc) == kc) {
+          next = g.b + (k0 + kc) * g.ldb + g.col0 * kc;
+        }
+        const size_t full_tiles = mc / MR, lines = kc * NR / kLineFloats;
+        size_t i = i0;
+        if (next && full_tiles > 0) {
+          const size_t share = std::min((lines + full_tiles - 1) / full_tiles, 2 * kc);
+          for (size_t t = 0; t < full_tiles; ++t, i += MR) {
+            const size_t first = std::min(t * share, lines);
+            gemm_tile<V, MR, NV, true>(kc, g.a + i * g.lda + k0, g.lda, bp, NR,
+                                       g.c + i * g.ldc + j, g.ldc, MR, cols, k0 > 0, tile_ep,
+                                       next + first * kLineFloats,
+                                       std::min(share, lines - first));
+          }
+        }
+        for (; i < i0 + mc; i += MR) {
+          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, NR, g.c + i * g.ldc + j,
+                               g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0, tile_ep);
         }
       }
     }
@@ -183,20 +270,41 @@ size_t gemm_packed_b_floats(size_t k, size_t n, Isa isa) {
   return (n + nr - 1) / nr * nr * k;
 }
 
-void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, Isa isa) {
+namespace {
+
+// b(p, q) reads element (p, q) of the k x n matrix B.
+template <typename Read>
+void pack_panels(size_t k, size_t n, float* packed, Isa isa, Read b) {
   const size_t nr = gemm_panel_width(isa);
-  for (size_t j = 0; j < n; j += nr) {
-    float* panel = packed + j * k;
-    for (size_t p = 0; p < k; ++p) {
-      for (size_t q = 0; q < nr; ++q) panel[p * nr + q] = j + q < n ? b[p * ldb + j + q] : 0.0f;
+  const size_t width = (n + nr - 1) / nr * nr;
+  for (size_t k0 = 0; k0 < k; k0 += kKc) {
+    const size_t kc = std::min(kKc, k - k0);
+    for (size_t j = 0; j < n; j += nr) {
+      float* panel = packed + k0 * width + j * kc;
+      for (size_t p = 0; p < kc; ++p) {
+        for (size_t q = 0; q < nr; ++q) panel[p * nr + q] = j + q < n ? b(k0 + p, j + q) : 0.0f;
+      }
     }
   }
 }
 
+}  // namespace
+
+void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, Isa isa) {
+  pack_panels(k, n, packed, isa, [&](size_t p, size_t q) { return b[p * ldb + q]; });
+}
+
+void pack_gemm_bt(size_t k, size_t n, const float* bt, size_t ldbt, float* packed, Isa isa) {
+  pack_panels(k, n, packed, isa, [&](size_t p, size_t q) { return bt[q * ldbt + p]; });
+}
+
 void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
-                     const float* packed_b, float* c, size_t ldc, Isa isa) {
+                     const float* packed_b, size_t packed_n, size_t col0, float* c, size_t ldc,
+                     Isa isa, const GemmEpilogue* epilogue) {
   if (m == 0 || n == 0) return;
-  const GemmBlock g{m, n, k, a, packed_b, c, lda, 0, ldc};
+  const size_t nr = gemm_panel_width(isa);
+  const size_t width = (packed_n + nr - 1) / nr * nr;
+  const GemmBlock g{m, n, k, a, packed_b, c, lda, width, ldc, epilogue, col0};
 #if EMBER_XNN_X86_DISPATCH
   if (isa == Isa::kAvx512) return gemm_packed_avx512(g);
   if (isa == Isa::kAvx2) return gemm_packed_avx2(g);
@@ -252,7 +360,7 @@ void bmm_f32(const BmmShape& s, const float* a, const float* b, float* out, Isa 
       aoff += idx * c.astride[d];
       boff += idx * c.bstride[d];
     }
-    GemmBlock g;
+    GemmBlock g{};
     g.m = std::min(c.rows, s.m - r0);
     g.n = s.n;
     g.k = s.k;

@@ -36,15 +36,25 @@ void bmm_f32(const BmmShape& shape, const float* a, const float* b, float* out,
              Isa isa = best_isa());
 
 // One product c[m x n] = a[m x k] x B on the calling thread, B packed
-// once by pack_gemm_b() for the same isa (gemm_packed_b_floats() floats;
-// the columns come in panels of gemm_panel_width(), so a column range
-// that starts at a multiple of it is packed_b + start * k). Same tiles
-// and k order as bmm_f32.
+// once by pack_gemm_b() (B row-major, k x n) or pack_gemm_bt() (B given
+// transposed, n x k) for the same isa into gemm_packed_b_floats() floats.
+// gemm_f32_packed multiplies by columns [col0, col0 + n) of a packing of
+// packed_n columns; col0 must be a multiple of gemm_panel_width(). Same
+// tiles and k order as bmm_f32. With an epilogue, every element is then
+// clamp(sum + bias[column], lo, hi), applied while the tile is still in
+// registers; `bias` (indexed from col0) must hold n floats rounded up to
+// whole panels.
+struct GemmEpilogue {
+  const float* bias;
+  float lo, hi;
+};
 size_t gemm_panel_width(Isa isa);
 size_t gemm_packed_b_floats(size_t k, size_t n, Isa isa);
 void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, Isa isa);
+void pack_gemm_bt(size_t k, size_t n, const float* bt, size_t ldbt, float* packed, Isa isa);
 void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
-                     const float* packed_b, float* c, size_t ldc, Isa isa);
+                     const float* packed_b, size_t packed_n, size_t col0, float* c, size_t ldc,
+                     Isa isa, const GemmEpilogue* epilogue = nullptr);
 
 // ------------------------------------------------------------ convolution
 

@@ -289,11 +289,11 @@ void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
 }
 
 // fp32 convolution with one group (XNNConv2d): the 2022 XNNPACK's f32
-// IGEMM tiles are narrower than ours (xnn_native_conv.cpp), so those with
-// a kernel bigger than 1x1 run natively unless EMBER_XNNPACK_NATIVE_CONV=0
-// is set (read once, at the first load) to compare with XNNPACK's.
-// Depthwise, grouped, quantized and TensorFlow-SAME-padded convolutions
-// stay with XNNPACK.
+// GEMM and IGEMM tiles (7x16, one vector of B) are narrower than ours
+// (xnn_native_conv.cpp), so those deep enough for the GEMM to pay run
+// natively unless EMBER_XNNPACK_NATIVE_CONV=0 is set (read once, at the
+// first load) to compare with XNNPACK's. Depthwise, grouped, quantized
+// and TensorFlow-SAME-padded convolutions stay with XNNPACK.
 bool native_conv_enabled() {
   static const bool enabled = [] {
     const char* v = std::getenv("EMBER_XNNPACK_NATIVE_CONV");
@@ -309,13 +309,15 @@ bool is_native_conv(const Graph& g, const Node& node) {
   const bool fp32_bias = node.inputs[2] == kInvalidId ||
                          (g.values[node.inputs[2]].dtype == xnn_datatype_fp32 &&
                           g.values[node.inputs[2]].is_constant());
-  // 1x1 convolutions stay with XNNPACK: its GEMM path needs no indirection
-  // and measured faster there (mobilenet_v2 8.5 ms vs 11.5 ms, one thread),
-  // partly because each native step splits the surrounding XNNPACK runtime.
-  // So do stems with few input channels (mobilenet_v3_small's 3x3 over 3
-  // channels: 2.3 ms vs 3.1 ms for the whole model).
-  return t->groups() == 1 && t->flags() == 0 && t->kernel_height() * t->kernel_width() > 1 &&
-         t->group_input_channels() >= 16 &&
+  // Depth = kernel taps x input channels, the GEMM's k. Shallow ones stay
+  // with XNNPACK: a stem like mobilenet_v3_small's 3x3 over 3 channels
+  // (depth 27) ran slower here (whole model 3.1 ms vs 2.3 ms, one thread),
+  // and so did mobilenet_v2's 1x1 expansions over 16-96 channels, whose
+  // native steps also split the surrounding XNNPACK runtime. From depth
+  // 128 (resnet18's 7x7 stem over 3 channels, 147; mobilenet_v2's 1x1
+  // projections from 144-960 channels) ours measured faster.
+  const size_t taps = size_t(t->kernel_height()) * t->kernel_width();
+  return t->groups() == 1 && t->flags() == 0 && taps * t->group_input_channels() >= 128 &&
          g.values[node.inputs[0]].dtype == xnn_datatype_fp32 &&
          g.values[node.output].dtype == xnn_datatype_fp32 && w.dtype == xnn_datatype_fp32 &&
          w.is_constant() && fp32_bias;

@@ -2,8 +2,9 @@
 // delegate itself: transpose, slice, concatenate, batch matrix multiply,
 // the unary math XNNPACK added later (tanh, gelu, exp, log, sin, cos,
 // rsqrt, copy), and int8 fully connected with per-channel (qc8) weights;
-// also fp32 one-group convolutions with a kernel bigger than 1x1, which
-// our GEMM runs faster (EMBER_XNNPACK_NATIVE_CONV=0 leaves them to XNNPACK).
+// also fp32 one-group convolutions of depth (kernel taps x input channels)
+// 128 or more, which our GEMM runs faster (EMBER_XNNPACK_NATIVE_CONV=0
+// leaves them to XNNPACK).
 // Data movement works for every element size; the math is fp32 except
 // the qc8 fully connected. Work is spread over the shared pthreadpool (parallel_for).
 //

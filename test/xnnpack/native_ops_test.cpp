@@ -397,10 +397,9 @@ TEST(NativeConv, StepMatchesReferenceAndThreadCountsAgree) {
   ThreadsGuard guard;
   uint32_t seed = 500;
   for (ConvCase c : conv_cases()) {
-    // 1x1 kernels and fewer than 16 input channels stay with XNNPACK
-    // (is_native_node).
-    if (c.kh * c.kw == 1) continue;
-    c.in_c = std::max<size_t>(c.in_c, 16);
+    // Convolutions shallower than 128 (kernel taps x input channels) stay
+    // with XNNPACK (is_native_node): deepen the cases to run them here.
+    c.in_c = std::max<size_t>(c.in_c, (128 + c.kh * c.kw - 1) / (c.kh * c.kw));
     const Conv2dShape s = conv_shape_of(c);
     const std::vector<float> in = random_floats(s.batch * s.in_h * s.in_w * s.in_c, seed++);
     const std::vector<float> w = random_floats(s.out_c * c.kh * c.kw * s.in_c, seed++);
@@ -464,6 +463,34 @@ TEST(NativeConv, MismatchedFilterIsRefused) {
   node.inputs[2] = kInvalidId;
   ASSERT_TRUE(is_native_node(g.graph, node));
   EXPECT_EQ(check_native_node(g.graph, node), Error::InvalidProgram);
+}
+
+// Which convolutions run natively: depth (taps x input channels) 128 and
+// up; shallower ones stay with XNNPACK.
+TEST(NativeConv, OnlyDeepConvolutionsRunNatively) {
+  if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
+  struct Shape {
+    size_t k, in_c;
+    bool native;
+  } shapes[] = {{3, 3, false}, {7, 3, true}, {1, 96, false}, {1, 128, true}, {3, 14, false},
+                {3, 15, true}};
+  for (const Shape& sh : shapes) {
+    const std::vector<float> w(4 * sh.k * sh.k * sh.in_c, 0.5f);
+    OneNodeGraph g;
+    g.add_value({1, 9, 9, sh.in_c});
+    g.add_value({4, sh.k, sh.k, sh.in_c}, w.data());
+    g.add_value({1, 10 - sh.k, 10 - sh.k, 4});
+    g.finish(fb::XNodeUnion::XNNConv2d,
+             fb::Create_XNNNodeConv(g.fbb, 0, 0, 0, 0, uint32_t(sh.k), uint32_t(sh.k), 1, 1, 1,
+                                    1, uint32_t(sh.in_c), 4, 1, 0, 0, 0, 1, kInvalidId, 2, 0)
+                 .Union());
+    Node& node = g.graph.nodes[0];
+    node.num_inputs = 3;
+    node.inputs[2] = kInvalidId;
+    EXPECT_EQ(is_native_node(g.graph, node), sh.native) << sh.k << "x" << sh.k << " over "
+                                                        << sh.in_c << " channels";
+    EXPECT_EQ(check_native_node(g.graph, node), Error::Ok);
+  }
 }
 
 // ------------------------------------------------------------ transpose
