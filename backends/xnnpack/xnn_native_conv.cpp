@@ -103,14 +103,28 @@ size_t conv2d_packed_floats(const Conv2dShape& s, Isa isa) {
   return gemm_packed_b_floats(depth(s), s.out_c, isa) + gemm_packed_b_floats(1, s.out_c, isa);
 }
 
-void conv2d_pack_weights(const Conv2dShape& s, const float* ohwi, const float* bias,
-                         float* packed, Isa isa) {
-  const size_t k = depth(s);
-  // OHWI is B transposed: B[p][o] = ohwi[o * k + p].
-  pack_gemm_bt(k, s.out_c, ohwi, k, packed, isa);
-  float* b = packed + gemm_packed_b_floats(k, s.out_c, isa);
+namespace {
+
+void pack_bias(const Conv2dShape& s, const float* bias, float* packed, Isa isa) {
+  float* b = packed + gemm_packed_b_floats(depth(s), s.out_c, isa);
   const size_t padded = gemm_packed_b_floats(1, s.out_c, isa);
   for (size_t o = 0; o < padded; ++o) b[o] = bias && o < s.out_c ? bias[o] : 0.0f;
+}
+
+}  // namespace
+
+void conv2d_pack_weights(const Conv2dShape& s, const float* ohwi, const float* bias,
+                         float* packed, Isa isa) {
+  // OHWI is B transposed: B[p][o] = ohwi[o * k + p].
+  const size_t k = depth(s);
+  pack_gemm_bt(k, s.out_c, ohwi, k, packed, isa);
+  pack_bias(s, bias, packed, isa);
+}
+
+void conv2d_pack_weights_io(const Conv2dShape& s, const float* io, const float* bias,
+                            float* packed, Isa isa) {
+  pack_gemm_b(depth(s), s.out_c, io, s.out_c, packed, isa);
+  pack_bias(s, bias, packed, isa);
 }
 
 size_t conv2d_workspace_floats(const Conv2dShape& s, size_t slots) {

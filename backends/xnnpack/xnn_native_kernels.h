@@ -76,6 +76,10 @@ size_t conv2d_packed_floats(const Conv2dShape& s, Isa isa = best_isa());
 // `bias` may be null (zeros).
 void conv2d_pack_weights(const Conv2dShape& s, const float* ohwi, const float* bias,
                          float* packed, Isa isa = best_isa());
+// The same for a 1x1 convolution whose filter is given as [in_c, out_c]
+// (a fully connected layer with transposed weights).
+void conv2d_pack_weights_io(const Conv2dShape& s, const float* io, const float* bias,
+                            float* packed, Isa isa = best_isa());
 // Floats of im2col workspace for `slots` concurrent workers.
 size_t conv2d_workspace_floats(const Conv2dShape& s, size_t slots);
 // Spreads pixel blocks (and, when there are few, column ranges) over at

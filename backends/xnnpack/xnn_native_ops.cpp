@@ -311,19 +311,71 @@ bool is_native_conv(const Graph& g, const Node& node) {
                           g.values[node.inputs[2]].is_constant());
   // Depth = kernel taps x input channels, the GEMM's k. Shallow ones stay
   // with XNNPACK: a stem like mobilenet_v3_small's 3x3 over 3 channels
-  // (depth 27) ran slower here (whole model 3.1 ms vs 2.3 ms, one thread),
-  // and so did mobilenet_v2's 1x1 expansions over 16-96 channels, whose
-  // native steps also split the surrounding XNNPACK runtime. From depth
-  // 128 (resnet18's 7x7 stem over 3 channels, 147; mobilenet_v2's 1x1
-  // projections from 144-960 channels) ours measured faster.
+  // (depth 27) ran slower here (whole model 3.1 ms vs 2.3 ms, one thread).
+  // From depth 128 ours measured faster (resnet18's 7x7 stem over 3
+  // channels, depth 147: 2.7 ms vs 3.3 ms with its max pool, one thread).
+  // 1x1 convolutions stay with XNNPACK too: natively, mobilenet_v2's
+  // projections made the whole model 4 % faster at one thread but 6 %
+  // slower at two (many small steps, each splitting the XNNPACK runtime
+  // and waking the pool).
   const size_t taps = size_t(t->kernel_height()) * t->kernel_width();
-  return t->groups() == 1 && t->flags() == 0 && taps * t->group_input_channels() >= 128 &&
+  return t->groups() == 1 && t->flags() == 0 && taps > 1 &&
+         taps * t->group_input_channels() >= 128 &&
          g.values[node.inputs[0]].dtype == xnn_datatype_fp32 &&
          g.values[node.output].dtype == xnn_datatype_fp32 && w.dtype == xnn_datatype_fp32 &&
          w.is_constant() && fp32_bias;
 }
 
+// fp32 fully connected with constant weights: a 1x1 convolution over
+// [1, rows, 1, k] on the same GEMM (native_conv_enabled() covers both),
+// under the same depth rule (k >= 128). Weights are [n, k], or [k, n]
+// with XNN_FLAG_TRANSPOSE_WEIGHTS.
+bool fc_transposes_weights(const Node& node) {
+  return node.fb->xnode_union_as_XNNFullyConnected()->flags() & XNN_FLAG_TRANSPOSE_WEIGHTS;
+}
+
+bool is_native_fc_f32(const Graph& g, const Node& node) {
+  if (node.type != T::XNNFullyConnected || !native_conv_enabled()) return false;
+  const Value& x = g.values[node.inputs[0]];
+  const Value& w = g.values[node.inputs[1]];
+  const bool fp32_bias = node.inputs[2] == kInvalidId ||
+                         (g.values[node.inputs[2]].dtype == xnn_datatype_fp32 &&
+                          g.values[node.inputs[2]].is_constant());
+  if (x.dtype != xnn_datatype_fp32 || g.values[node.output].dtype != xnn_datatype_fp32 ||
+      w.dtype != xnn_datatype_fp32 || !w.is_constant() || w.num_dims != 2 || !fp32_bias) {
+    return false;
+  }
+  return (fc_transposes_weights(node) ? w.dims[0] : w.dims[1]) >= 128;
+}
+
+Error check_fc_f32(const Graph& g, const Node& node) {
+  const Value& x = g.values[node.inputs[0]];
+  const Value& w = g.values[node.inputs[1]];
+  const Value& out = g.values[node.output];
+  const bool tw = fc_transposes_weights(node);
+  const size_t n = tw ? w.dims[1] : w.dims[0], k = tw ? w.dims[0] : w.dims[1];
+  EMBER_NODE_CHECK(x.num_dims >= 1 && x.dims[x.num_dims - 1] == k && out.num_dims >= 1 &&
+                       out.dims[out.num_dims - 1] == n && n > 0 && x.numel / k == out.numel / n,
+                   "shapes do not match [.., %zu] x [%zu, %zu]", k, n, k);
+  if (node.inputs[2] != kInvalidId) {
+    EMBER_NODE_CHECK(g.values[node.inputs[2]].numel == n, "bias has %zu elements, not %zu",
+                     g.values[node.inputs[2]].numel, n);
+  }
+  return Error::Ok;
+}
+
 Conv2dShape conv_shape(const Graph& g, const Node& node) {
+  if (node.type == T::XNNFullyConnected) {
+    const Value& w = g.values[node.inputs[1]];
+    Conv2dShape s;
+    s.out_c = fc_transposes_weights(node) ? w.dims[1] : w.dims[0];
+    s.in_c = fc_transposes_weights(node) ? w.dims[0] : w.dims[1];
+    s.in_h = s.out_h = g.values[node.output].numel / s.out_c;
+    s.in_w = s.out_w = 1;
+    s.out_min = node.output_min;
+    s.out_max = node.output_max;
+    return s;
+  }
   const auto* t = static_cast<const fb::_XNNNodeConv*>(node.fb->xnode_union());
   const Value& in = g.values[node.inputs[0]];
   const Value& out = g.values[node.output];
@@ -404,8 +456,13 @@ void prepare_conv(const Graph& g, const Node& node, void* scratch) {
   const float* bias = node.inputs[2] != kInvalidId
                           ? static_cast<const float*>(g.values[node.inputs[2]].data)
                           : nullptr;
-  conv2d_pack_weights(s, static_cast<const float*>(g.values[node.inputs[1]].data), bias,
-                      static_cast<float*>(scratch) + kConvHeaderFloats);
+  const float* w = static_cast<const float*>(g.values[node.inputs[1]].data);
+  float* packed = static_cast<float*>(scratch) + kConvHeaderFloats;
+  if (node.type == T::XNNFullyConnected && fc_transposes_weights(node)) {
+    conv2d_pack_weights_io(s, w, bias, packed);
+  } else {
+    conv2d_pack_weights(s, w, bias, packed);  // OHWI; [n, k] for fully connected
+  }
 }
 
 void run_conv(const Graph& g, const Node& node, void* const* ptrs, void* scratch) {
@@ -437,7 +494,7 @@ bool is_native_node(const Graph& g, const Node& node) {
   if (node.type == T::XNNConv2d) return is_native_conv(g, node);
   if (node.type == T::XNNFullyConnected) {
     // XNNPACK 2022 has no fully connected with per-channel int8 weights.
-    return g.values[node.inputs[1]].dtype == xnn_datatype_qcint8;
+    return g.values[node.inputs[1]].dtype == xnn_datatype_qcint8 || is_native_fc_f32(g, node);
   }
   switch (node.type) {
     case T::XNNStaticTranspose: case T::XNNStaticSlice: case T::XNNConcatenate2:
@@ -460,7 +517,8 @@ Error check_native_node(const Graph& g, const Node& node) {
     case T::XNNConcatenate5:
       return check_concat(g, node);
     case T::XNNBatchMatrixMultiply: return check_bmm(g, node);
-    case T::XNNFullyConnected: return check_fc_qc8(g, node);
+    case T::XNNFullyConnected:
+      return is_native_fc_f32(g, node) ? check_fc_f32(g, node) : check_fc_qc8(g, node);
     case T::XNNConv2d: return check_conv(g, node);
     default: {
       const Value& in = g.values[node.inputs[0]];
@@ -478,7 +536,7 @@ Error check_native_node(const Graph& g, const Node& node) {
 }
 
 size_t native_scratch_bytes(const Graph& g, const Node& node) {
-  if (node.type == T::XNNConv2d) return conv_scratch_bytes(g, node);
+  if (node.type == T::XNNConv2d || is_native_fc_f32(g, node)) return conv_scratch_bytes(g, node);
   if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
     return g.values[node.inputs[1]].nbytes();
   }
@@ -486,7 +544,9 @@ size_t native_scratch_bytes(const Graph& g, const Node& node) {
 }
 
 void prepare_native_node(const Graph& g, const Node& node, void* scratch) {
-  if (node.type == T::XNNConv2d) return prepare_conv(g, node, scratch);
+  if (node.type == T::XNNConv2d || is_native_fc_f32(g, node)) {
+    return prepare_conv(g, node, scratch);
+  }
   if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
     const Value& b = g.values[node.inputs[1]];
     if (b.is_constant()) {
@@ -507,7 +567,10 @@ void run_native_node(const Graph& g, const Node& node, void* const* ptrs, void* 
       run_concat(g, node, ptrs);
       return;
     case T::XNNBatchMatrixMultiply: run_bmm(g, node, ptrs, scratch); return;
-    case T::XNNFullyConnected: run_fc_qc8(g, node, ptrs); return;
+    case T::XNNFullyConnected:
+      if (is_native_fc_f32(g, node)) return run_conv(g, node, ptrs, scratch);
+      run_fc_qc8(g, node, ptrs);
+      return;
     case T::XNNConv2d: run_conv(g, node, ptrs, scratch); return;
     case T::XNNCopy:
       std::memcpy(ptrs[node.output], ptrs[node.inputs[0]], g.values[node.output].nbytes());

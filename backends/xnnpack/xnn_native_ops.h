@@ -2,9 +2,10 @@
 // delegate itself: transpose, slice, concatenate, batch matrix multiply,
 // the unary math XNNPACK added later (tanh, gelu, exp, log, sin, cos,
 // rsqrt, copy), and int8 fully connected with per-channel (qc8) weights;
-// also fp32 one-group convolutions of depth (kernel taps x input channels)
-// 128 or more, which our GEMM runs faster (EMBER_XNNPACK_NATIVE_CONV=0
-// leaves them to XNNPACK).
+// also fp32 one-group convolutions with a kernel bigger than 1x1 and a
+// depth (kernel taps x input channels) of 128 or more, and fp32 fully
+// connected layers with constant weights and k >= 128, which our GEMM runs
+// faster (EMBER_XNNPACK_NATIVE_CONV=0 leaves both to XNNPACK).
 // Data movement works for every element size; the math is fp32 except
 // the qc8 fully connected. Work is spread over the shared pthreadpool (parallel_for).
 //

@@ -397,8 +397,9 @@ TEST(NativeConv, StepMatchesReferenceAndThreadCountsAgree) {
   ThreadsGuard guard;
   uint32_t seed = 500;
   for (ConvCase c : conv_cases()) {
-    // Convolutions shallower than 128 (kernel taps x input channels) stay
-    // with XNNPACK (is_native_node): deepen the cases to run them here.
+    // 1x1 convolutions and those shallower than 128 (kernel taps x input
+    // channels) stay with XNNPACK (is_native_node): deepen the others.
+    if (c.kh * c.kw == 1) continue;
     c.in_c = std::max<size_t>(c.in_c, (128 + c.kh * c.kw - 1) / (c.kh * c.kw));
     const Conv2dShape s = conv_shape_of(c);
     const std::vector<float> in = random_floats(s.batch * s.in_h * s.in_w * s.in_c, seed++);
@@ -465,14 +466,14 @@ TEST(NativeConv, MismatchedFilterIsRefused) {
   EXPECT_EQ(check_native_node(g.graph, node), Error::InvalidProgram);
 }
 
-// Which convolutions run natively: depth (taps x input channels) 128 and
-// up; shallower ones stay with XNNPACK.
+// Which convolutions run natively: kernel bigger than 1x1 and depth
+// (taps x input channels) 128 and up; the others stay with XNNPACK.
 TEST(NativeConv, OnlyDeepConvolutionsRunNatively) {
   if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
   struct Shape {
     size_t k, in_c;
     bool native;
-  } shapes[] = {{3, 3, false}, {7, 3, true}, {1, 96, false}, {1, 128, true}, {3, 14, false},
+  } shapes[] = {{3, 3, false}, {7, 3, true}, {1, 96, false}, {1, 128, false}, {3, 14, false},
                 {3, 15, true}};
   for (const Shape& sh : shapes) {
     const std::vector<float> w(4 * sh.k * sh.k * sh.in_c, 0.5f);
@@ -491,6 +492,109 @@ TEST(NativeConv, OnlyDeepConvolutionsRunNatively) {
                                                         << sh.in_c << " channels";
     EXPECT_EQ(check_native_node(g.graph, node), Error::Ok);
   }
+}
+
+// fp32 fully connected with constant weights ([n, k], or [k, n] with
+// XNN_FLAG_TRANSPOSE_WEIGHTS) runs as a 1x1 convolution over its rows:
+// against plain loops, with and without bias, clamped, rank-3 input, same
+// bits for 1, 2 and 3 threads. k < 128 stays with XNNPACK.
+TEST(NativeFullyConnected, MatchesReferenceForBothWeightLayouts) {
+  if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
+  ThreadsGuard guard;
+  struct Case {
+    size_t batch, rows, k, n;
+    bool transposed, bias;
+    float lo, hi;
+  } cases[] = {{1, 197, 384, 1152, false, true, -INFINITY, INFINITY},
+               {2, 5, 130, 33, true, false, -INFINITY, INFINITY},
+               {1, 9, 300, 70, false, false, -0.5f, 0.5f},
+               {3, 17, 128, 64, true, true, 0.0f, INFINITY}};
+  uint32_t seed = 900;
+  for (const Case& c : cases) {
+    const size_t m = c.batch * c.rows;
+    const std::vector<float> x = random_floats(m * c.k, seed++);
+    const std::vector<float> w = random_floats(c.k * c.n, seed++);  // [n, k] or [k, n]
+    const std::vector<float> bias = random_floats(c.n, seed++);
+    std::vector<double> want(m * c.n), scale(m * c.n);
+    for (size_t i = 0; i < m; ++i) {
+      for (size_t j = 0; j < c.n; ++j) {
+        double acc = c.bias ? bias[j] : 0.0, mag = c.bias ? std::fabs(bias[j]) : 0.0;
+        for (size_t p = 0; p < c.k; ++p) {
+          const double wt = c.transposed ? w[p * c.n + j] : w[j * c.k + p];
+          acc += double(x[i * c.k + p]) * wt;
+          mag += std::fabs(double(x[i * c.k + p]) * wt);
+        }
+        want[i * c.n + j] = std::min(std::max(acc, double(c.lo)), double(c.hi));
+        scale[i * c.n + j] = mag;
+      }
+    }
+    std::vector<float> first;
+    for (size_t threads : {1, 2, 3}) {
+      ASSERT_EQ(set_num_threads(threads), Error::Ok);
+      OneNodeGraph g;
+      g.add_value({c.batch, c.rows, c.k});
+      if (c.transposed) {
+        g.add_value({c.k, c.n}, w.data());
+      } else {
+        g.add_value({c.n, c.k}, w.data());
+      }
+      if (c.bias) g.add_value({c.n}, bias.data());
+      g.add_value({c.batch, c.rows, c.n});
+      const uint32_t out_id = c.bias ? 3 : 2;
+      g.finish(fb::XNodeUnion::XNNFullyConnected,
+               fb::CreateXNNFullyConnected(g.fbb, 0, 1, c.bias ? 2 : kInvalidId, out_id,
+                                           c.transposed ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0)
+                   .Union());
+      Node& node = g.graph.nodes[0];
+      node.num_inputs = 3;
+      node.inputs[2] = c.bias ? 2 : kInvalidId;
+      node.output_min = c.lo;
+      node.output_max = c.hi;
+      std::vector<float> out(want.size(), std::nanf(""));
+      std::vector<void*> ptrs(g.graph.values.size(), nullptr);
+      ptrs[0] = const_cast<float*>(x.data());
+      ptrs[out_id] = out.data();
+      g.run(ptrs);
+      char what[160];
+      snprintf(what, sizeof(what), "[%zu, %zu, %zu] x %s, %zu threads", c.batch, c.rows, c.k,
+               c.transposed ? "[k, n]" : "[n, k]", threads);
+      expect_close(out, want, scale, what);
+      if (threads == 1) {
+        first = out;
+      } else {
+        EXPECT_EQ(std::memcmp(first.data(), out.data(), out.size() * sizeof(float)), 0)
+            << what;
+      }
+    }
+  }
+  // Shallow (k < 128): XNNPACK's.
+  const std::vector<float> w(64 * 8, 0.5f);
+  OneNodeGraph g;
+  g.add_value({4, 64});
+  g.add_value({8, 64}, w.data());
+  g.add_value({4, 8});
+  g.finish(fb::XNodeUnion::XNNFullyConnected,
+           fb::CreateXNNFullyConnected(g.fbb, 0, 1, kInvalidId, 2, 0).Union());
+  g.graph.nodes[0].num_inputs = 3;
+  g.graph.nodes[0].inputs[2] = kInvalidId;
+  EXPECT_FALSE(is_native_node(g.graph, g.graph.nodes[0]));
+}
+
+// A weight matrix the input does not fit is refused at init.
+TEST(NativeFullyConnected, MismatchedInputIsRefused) {
+  if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
+  const std::vector<float> w(128 * 8, 0.5f);
+  OneNodeGraph g;
+  g.add_value({4, 129});
+  g.add_value({8, 128}, w.data());
+  g.add_value({4, 8});
+  g.finish(fb::XNodeUnion::XNNFullyConnected,
+           fb::CreateXNNFullyConnected(g.fbb, 0, 1, kInvalidId, 2, 0).Union());
+  Node& node = g.graph.nodes[0];
+  node.num_inputs = 3;
+  node.inputs[2] = kInvalidId;
+  ASSERT_TRUE(is_native_node(g.graph, node));
+  EXPECT_EQ(check_native_node(g.graph, node), Error::InvalidProgram);
 }
 
 // ------------------------------------------------------------ transpose
