@@ -148,6 +148,30 @@ void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, floa
   }
   const size_t group_cols = (panels + groups - 1) / groups * nr;
   groups = (s.out_c + group_cols - 1) / group_cols;
+  // Still fewer tasks than two per thread (few pixels, few columns): cut
+  // the pixel blocks shorter too, in whole tiles of 8 rows.
+  // Otherwise prefer a block count that the threads share evenly (up to
+  // twice as many, shorter blocks), so that none waits on a last one.
+  // Partitions never change a result: each element is one sum in k order.
+  Blocking run = bl;
+  const auto reblock = [&run, &bl](size_t want) {
+    const size_t rows = ((run.pixels + want - 1) / want + 7) / 8 * 8;
+    Blocking b = run;
+    b.rows = std::min(std::max<size_t>(rows, 8), bl.rows);
+    b.blocks = (b.pixels + b.rows - 1) / b.rows;
+    return b;
+  };
+  if (threads > 1 && run.blocks * groups < 2 * threads) {
+    run = reblock((2 * threads + groups - 1) / groups);
+  } else if (threads > 1 && groups == 1 && run.blocks % threads != 0) {
+    for (size_t want = run.blocks + 1; want <= 2 * bl.blocks; ++want) {
+      const Blocking b = reblock(want);
+      if (b.blocks % threads == 0) {
+        run = b;
+        break;
+      }
+    }
+  }
   struct Ctx {
     const Conv2dShape* s;
     Blocking bl;
@@ -159,11 +183,11 @@ void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, floa
     std::atomic<size_t> next{0};
   } c;
   c.s = &s;
-  c.bl = bl;
+  c.bl = run;
   c.k = k;
   c.groups = groups;
   c.group_cols = group_cols;
-  c.tasks = bl.blocks * groups;
+  c.tasks = run.blocks * groups;
   c.in_place = reads_input_in_place(s);
   c.isa = isa;
   c.in = in;
