@@ -334,6 +334,12 @@ bool fc_transposes_weights(const Node& node) {
   return node.fb->xnode_union_as_XNNFullyConnected()->flags() & XNN_FLAG_TRANSPOSE_WEIGHTS;
 }
 
+// A native fully connected node is either the qc8 one or this fp32 one.
+bool is_qc8_fc(const Graph& g, const Node& node) {
+  return node.type == T::XNNFullyConnected &&
+         g.values[node.inputs[1]].dtype == xnn_datatype_qcint8;
+}
+
 bool is_native_fc_f32(const Graph& g, const Node& node) {
   if (node.type != T::XNNFullyConnected || !native_conv_enabled()) return false;
   const Value& x = g.values[node.inputs[0]];
@@ -494,7 +500,7 @@ bool is_native_node(const Graph& g, const Node& node) {
   if (node.type == T::XNNConv2d) return is_native_conv(g, node);
   if (node.type == T::XNNFullyConnected) {
     // XNNPACK 2022 has no fully connected with per-channel int8 weights.
-    return g.values[node.inputs[1]].dtype == xnn_datatype_qcint8 || is_native_fc_f32(g, node);
+    return is_qc8_fc(g, node) || is_native_fc_f32(g, node);
   }
   switch (node.type) {
     case T::XNNStaticTranspose: case T::XNNStaticSlice: case T::XNNConcatenate2:
@@ -518,7 +524,7 @@ Error check_native_node(const Graph& g, const Node& node) {
       return check_concat(g, node);
     case T::XNNBatchMatrixMultiply: return check_bmm(g, node);
     case T::XNNFullyConnected:
-      return is_native_fc_f32(g, node) ? check_fc_f32(g, node) : check_fc_qc8(g, node);
+      return is_qc8_fc(g, node) ? check_fc_qc8(g, node) : check_fc_f32(g, node);
     case T::XNNConv2d: return check_conv(g, node);
     default: {
       const Value& in = g.values[node.inputs[0]];
@@ -536,7 +542,10 @@ Error check_native_node(const Graph& g, const Node& node) {
 }
 
 size_t native_scratch_bytes(const Graph& g, const Node& node) {
-  if (node.type == T::XNNConv2d || is_native_fc_f32(g, node)) return conv_scratch_bytes(g, node);
+  if (node.type == T::XNNConv2d ||
+      (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node))) {
+    return conv_scratch_bytes(g, node);
+  }
   if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
     return g.values[node.inputs[1]].nbytes();
   }
@@ -544,7 +553,8 @@ size_t native_scratch_bytes(const Graph& g, const Node& node) {
 }
 
 void prepare_native_node(const Graph& g, const Node& node, void* scratch) {
-  if (node.type == T::XNNConv2d || is_native_fc_f32(g, node)) {
+  if (node.type == T::XNNConv2d ||
+      (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node))) {
     return prepare_conv(g, node, scratch);
   }
   if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
@@ -568,9 +578,8 @@ void run_native_node(const Graph& g, const Node& node, void* const* ptrs, void* 
       return;
     case T::XNNBatchMatrixMultiply: run_bmm(g, node, ptrs, scratch); return;
     case T::XNNFullyConnected:
-      if (is_native_fc_f32(g, node)) return run_conv(g, node, ptrs, scratch);
-      run_fc_qc8(g, node, ptrs);
-      return;
+      if (is_qc8_fc(g, node)) return run_fc_qc8(g, node, ptrs);
+      return run_conv(g, node, ptrs, scratch);
     case T::XNNConv2d: run_conv(g, node, ptrs, scratch); return;
     case T::XNNCopy:
       std::memcpy(ptrs[node.output], ptrs[node.inputs[0]], g.values[node.output].nbytes());

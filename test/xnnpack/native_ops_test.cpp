@@ -392,6 +392,36 @@ bool native_conv_disabled() {
   return v != nullptr && std::strcmp(v, "0") == 0;
 }
 
+// Runs a one-node convolution or fully connected graph (input value 0,
+// bias value 2 when `bias`, output `out_id`) with the node's clamp set to
+// [lo, hi]; the output starts as NaN.
+std::vector<float> run_gemm_node(OneNodeGraph& g, const float* input, uint32_t out_id,
+                                 size_t out_size, bool bias, float lo, float hi) {
+  Node& node = g.graph.nodes[0];
+  node.num_inputs = 3;
+  node.inputs[2] = bias ? 2 : kInvalidId;
+  node.output_min = lo;
+  node.output_max = hi;
+  std::vector<float> out(out_size, std::nanf(""));
+  std::vector<void*> ptrs(g.graph.values.size(), nullptr);
+  ptrs[0] = const_cast<float*>(input);
+  ptrs[out_id] = out.data();
+  g.run(ptrs);
+  return out;
+}
+
+// The run at one thread is kept in `first`; later ones must equal it bit
+// for bit.
+void expect_bits_of_first_run(std::vector<float>* first, const std::vector<float>& out,
+                              size_t threads, const char* what) {
+  if (threads == 1) {
+    *first = out;
+    return;
+  }
+  ASSERT_EQ(first->size(), out.size()) << what;
+  EXPECT_EQ(std::memcmp(first->data(), out.data(), out.size() * sizeof(float)), 0) << what;
+}
+
 TEST(NativeConv, StepMatchesReferenceAndThreadCountsAgree) {
   if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
   ThreadsGuard guard;
@@ -423,26 +453,13 @@ TEST(NativeConv, StepMatchesReferenceAndThreadCountsAgree) {
                                       uint32_t(c.dw), uint32_t(c.in_c), uint32_t(c.out_c), 1,
                                       0, 0, 0, 1, c.bias ? 2 : kInvalidId, out_id, 0)
                    .Union());
-      Node& node = g.graph.nodes[0];
-      node.num_inputs = 3;
-      node.inputs[2] = c.bias ? 2 : kInvalidId;
-      node.output_min = c.lo;
-      node.output_max = c.hi;
-      std::vector<float> out(want.size(), std::nanf(""));
-      std::vector<void*> ptrs(g.graph.values.size(), nullptr);
-      ptrs[0] = const_cast<float*>(in.data());
-      ptrs[out_id] = out.data();
-      g.run(ptrs);
+      const std::vector<float> out =
+          run_gemm_node(g, in.data(), out_id, want.size(), c.bias, c.lo, c.hi);
       char what[160];
       snprintf(what, sizeof(what), "%zux%zux%zu -> %zu kernel %zux%zu, %zu threads", c.in_h,
                c.in_w, c.in_c, c.out_c, c.kh, c.kw, threads);
       expect_close(out, want, scale, what);
-      if (threads == 1) {
-        first = out;
-      } else {
-        EXPECT_EQ(std::memcmp(first.data(), out.data(), out.size() * sizeof(float)), 0)
-            << what;
-      }
+      expect_bits_of_first_run(&first, out, threads, what);
     }
   }
 }
@@ -545,26 +562,13 @@ TEST(NativeFullyConnected, MatchesReferenceForBothWeightLayouts) {
                fb::CreateXNNFullyConnected(g.fbb, 0, 1, c.bias ? 2 : kInvalidId, out_id,
                                            c.transposed ? XNN_FLAG_TRANSPOSE_WEIGHTS : 0)
                    .Union());
-      Node& node = g.graph.nodes[0];
-      node.num_inputs = 3;
-      node.inputs[2] = c.bias ? 2 : kInvalidId;
-      node.output_min = c.lo;
-      node.output_max = c.hi;
-      std::vector<float> out(want.size(), std::nanf(""));
-      std::vector<void*> ptrs(g.graph.values.size(), nullptr);
-      ptrs[0] = const_cast<float*>(x.data());
-      ptrs[out_id] = out.data();
-      g.run(ptrs);
+      const std::vector<float> out =
+          run_gemm_node(g, x.data(), out_id, want.size(), c.bias, c.lo, c.hi);
       char what[160];
       snprintf(what, sizeof(what), "[%zu, %zu, %zu] x %s, %zu threads", c.batch, c.rows, c.k,
                c.transposed ? "[k, n]" : "[n, k]", threads);
       expect_close(out, want, scale, what);
-      if (threads == 1) {
-        first = out;
-      } else {
-        EXPECT_EQ(std::memcmp(first.data(), out.data(), out.size() * sizeof(float)), 0)
-            << what;
-      }
+      expect_bits_of_first_run(&first, out, threads, what);
     }
   }
   // Shallow (k < 128): XNNPACK's.
