@@ -8,6 +8,7 @@
 #include <type_traits>
 
 #include "kernels/portable/util/advanced_index.h"
+#include "kernels/portable/util/arithmetic.h"
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/index_util.h"
@@ -49,12 +50,10 @@ void put(KernelArgs& a, KernelContext& ctx, Tensor dst,
       walk.next();
       if (!accumulate) {
         o[offset] = x;
-      } else if constexpr (std::is_same<T, bool>::value) {
-        o[offset] = o[offset] || x;
       } else if constexpr (is_reduced_float_v<T>) {
         o[offset] = T(float(o[offset]) + float(x));
       } else {
-        o[offset] = T(o[offset] + x);
+        o[offset] = add_values(o[offset], x);  // integers wrap like PyTorch
       }
     });
   });

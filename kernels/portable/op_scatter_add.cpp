@@ -4,6 +4,7 @@
 // row-major order. Half and BFloat16 add in float; Bool adds as "or".
 #include <type_traits>
 
+#include "kernels/portable/util/arithmetic.h"
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/scatter_gather_util.h"
@@ -35,12 +36,10 @@ void scatter_add_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     const T* s = src.const_data_ptr<T>();
     T* o = out.mutable_data_ptr<T>();
     for_each_scatter_gather(out, d, index, &src, [&](int64_t oo, int64_t, int64_t so) {
-      if constexpr (std::is_same<T, bool>::value) {
-        o[oo] = o[oo] || s[so];
-      } else if constexpr (is_reduced_float_v<T>) {
+      if constexpr (is_reduced_float_v<T>) {
         o[oo] = T(float(o[oo]) + float(s[so]));
       } else {
-        o[oo] = T(o[oo] + s[so]);
+        o[oo] = add_values(o[oo], s[so]);  // Bool ors; integers wrap like PyTorch
       }
     });
   });

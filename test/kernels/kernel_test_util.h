@@ -59,6 +59,22 @@ class Arg {
                                         values.size()));
     return a;
   }
+  // An index list like index_put's: every entry present.
+  static Arg optional_tensors(std::vector<Tensor> values) {
+    Arg a;
+    a.optionals_ = std::make_shared<OptionalStorage>();
+    for (Tensor t : values) {
+      a.optionals_->values.emplace_back(t);
+    }
+    for (EValue& v : a.optionals_->values) {
+      a.optionals_->boxed.push_back(&v);
+    }
+    a.optionals_->scratch.resize(values.size());
+    a.value_ = EValue(BoxedList<Optional<Tensor>>(a.optionals_->boxed.data(),
+                                                  a.optionals_->scratch.data(),
+                                                  values.size()));
+    return a;
+  }
   const EValue& value() const { return value_; }
 
  private:
@@ -73,9 +89,15 @@ class Arg {
     std::vector<EValue*> boxed;
     std::vector<Tensor> scratch;
   };
+  struct OptionalStorage {
+    std::vector<EValue> values;
+    std::vector<EValue*> boxed;
+    std::vector<Optional<Tensor>> scratch;
+  };
   EValue value_;
   std::shared_ptr<IntStorage> ints_;
   std::shared_ptr<TensorStorage> tensors_;
+  std::shared_ptr<OptionalStorage> optionals_;
 };
 
 // Calls kernel `op` ("aten::add.out") with `args`; returns ctx.failure().
