@@ -27,7 +27,7 @@ void scan(const DimSplit& s, const T* in, Tensor out) {
       for (int64_t r0 = 0; r0 < s.size; r0 += kBlock) {
         const int64_t m = s.size - r0 < kBlock ? s.size - r0 : kBlock;
         for (int64_t r = 0; r < m; ++r) {
-          running = add_values(running, cast_value<Acc>(in[base + r0 + r]));
+          running = add_values(running, cast_value<Acc>(load_element(in + base + r0 + r)));
           acc[r] = running;
         }
         (void)convert_elements(acc, kAcc, 1, dst + (base + r0) * es,
@@ -44,7 +44,7 @@ void scan(const DimSplit& s, const T* in, Tensor out) {
         const int64_t off = base + r * s.inner + j0;
         const T* row = in + off;
         for (int64_t j = 0; j < m; ++j) {
-          acc[j] = add_values(acc[j], cast_value<Acc>(row[j]));
+          acc[j] = add_values(acc[j], cast_value<Acc>(load_element(row + j)));
         }
         (void)convert_elements(acc, kAcc, 1, dst + off * es, out.scalar_type(),
                                1, m);

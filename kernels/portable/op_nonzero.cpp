@@ -44,7 +44,7 @@ void nonzero_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     {
       Odometer<1> walk(self.sizes().data(), nd, strides);
       for (int64_t i = 0; i < n; ++i, walk.next()) {
-        count += is_nonzero(data[walk.offsets()[0]]);
+        count += is_nonzero(load_element(data + walk.offsets()[0]));
       }
     }
     if (count > INT32_MAX) {
@@ -61,7 +61,7 @@ void nonzero_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     Odometer<1> walk(self.sizes().data(), nd, strides);
     int64_t row = 0;
     for (int64_t i = 0; i < n; ++i, walk.next()) {
-      if (is_nonzero(data[walk.offsets()[0]])) {
+      if (is_nonzero(load_element(data + walk.offsets()[0]))) {
         for (size_t d = 0; d < nd; ++d) {
           o[row * row_stride + int64_t(d) * col_stride] = walk.coord()[d];
         }

@@ -160,6 +160,33 @@ TEST(Reductions, NonInnermostDimsUseScratchAndMatchReference) {
   expect_near_vec(to_doubles(*out), want, 1e-12);
 }
 
+// Bool bytes other than 0 or 1 (a hostile memory plan can alias anything
+// into a Bool tensor) read as true, never as an invalid bool (UBSan: found
+// by the bundled-program fuzzer in any.dims).
+TEST(Reductions, BoolBytesOtherThanOneAreTrue) {
+  auto b = empty(ScalarType::Bool, {2, 3});
+  uint8_t* bytes = static_cast<uint8_t*>(b->tensor().mutable_data_ptr());
+  const uint8_t raw[6] = {0, 128, 0, 0, 0, 255};
+  std::copy(raw, raw + 6, bytes);
+  auto rows = empty(ScalarType::Bool, {2});
+  ASSERT_EQ(call_kernel("aten::any.dims_out", {*b, Arg::ints({1}), false, *rows, *rows}),
+            Error::Ok);
+  EXPECT_EQ(to_doubles(*rows), (std::vector<double>{1, 1}));
+  auto cols = empty(ScalarType::Long, {3});
+  ASSERT_EQ(call_kernel("aten::sum.IntList_out",
+                        {*b, Arg::ints({0}), false, int64_t(ScalarType::Long), *cols, *cols}),
+            Error::Ok);
+  EXPECT_EQ(to_doubles(*cols), (std::vector<double>{0, 1, 1}));
+  auto running = empty(ScalarType::Long, {2, 3});
+  ASSERT_EQ(call_kernel("aten::cumsum.out",
+                        {*b, int64_t(1), int64_t(ScalarType::Long), *running, *running}),
+            Error::Ok);
+  EXPECT_EQ(to_doubles(*running), (std::vector<double>{0, 1, 1, 0, 0, 1}));
+  auto where = empty(ScalarType::Long, {2, 2});
+  ASSERT_EQ(call_kernel("aten::nonzero.out", {*b, *where, *where}), Error::Ok);
+  EXPECT_EQ(to_doubles(*where), (std::vector<double>{0, 1, 1, 2}));
+}
+
 TEST(Reductions, OverloadsTheExporterDecomposes) {
   // var.out (the exporter emits var.correction_out) and all.* (it emits
   // logical_not + any); upstream registers var.out, PyTorch all three.

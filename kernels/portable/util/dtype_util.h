@@ -79,6 +79,18 @@ inline D cast_value(S v) {
   }
 }
 
+// Reads one stored element. Bool is read as a byte: planned memory that a
+// hostile memory plan aliased can hold any byte there, and reading one
+// other than 0 or 1 as bool is undefined (any nonzero byte is true).
+template <typename T>
+inline T load_element(const T* p) {
+  if constexpr (std::is_same<T, bool>::value) {
+    return *reinterpret_cast<const uint8_t*>(p) != 0;
+  } else {
+    return *p;
+  }
+}
+
 // The ten storage types every elementwise kernel accepts.
 template <typename F>
 bool visit_storage_dtype(ScalarType t, F&& f) {

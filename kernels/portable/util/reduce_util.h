@@ -111,7 +111,7 @@ bool reduce_contiguous(KernelArgs& args, KernelContext& ctx,
         const T* row = in + (o0 + i) * count;
         Acc acc = init;
         for (int64_t j = 0; j < count; ++j) {
-          acc = fold(acc, cast_value<Acc>(row[j]));
+          acc = fold(acc, cast_value<Acc>(load_element(row + j)));
         }
         chunk[i] = finish(acc);
       }
@@ -133,13 +133,13 @@ bool reduce_contiguous(KernelArgs& args, KernelContext& ctx,
     if (reduced) {
       Acc s = acc[out_off];
       for (int64_t j = 0; j < n; ++j) {
-        s = fold(s, cast_value<Acc>(row[j]));
+        s = fold(s, cast_value<Acc>(load_element(row + j)));
       }
       acc[out_off] = s;
     } else {
       Acc* d = acc + out_off;
       for (int64_t j = 0; j < n; ++j) {
-        d[j] = fold(d[j], cast_value<Acc>(row[j]));
+        d[j] = fold(d[j], cast_value<Acc>(load_element(row + j)));
       }
     }
   });
@@ -172,11 +172,11 @@ void reduce_each(const ReducePlan& p, const T* in, Acc init, Add add,
         const T* row = in + off;
         if (inner_stride == 1) {
           for (int64_t i = 0; i < inner; ++i) {
-            acc = add(acc, cast_value<Acc>(row[i]));
+            acc = add(acc, cast_value<Acc>(load_element(row + i)));
           }
         } else {
           for (int64_t i = 0; i < inner; ++i) {
-            acc = add(acc, cast_value<Acc>(row[i * inner_stride]));
+            acc = add(acc, cast_value<Acc>(load_element(row + i * inner_stride)));
           }
         }
         for (size_t d = last; d-- > 0;) {
