@@ -289,6 +289,8 @@ struct ConvCase {
   float lo, hi;
 };
 
+float inf_f() { return std::numeric_limits<float>::infinity(); }
+
 const std::vector<ConvCase>& conv_cases() {
   constexpr float inf = std::numeric_limits<float>::infinity();
   static const std::vector<ConvCase> cases = {
@@ -356,9 +358,16 @@ void reference_conv(const Conv2dShape& s, const float* in, const float* w, const
         }
 }
 
+// 1 slot on one thread, and 2 or 3 slots on as many threads (which cut
+// the work into pixel blocks and column groups: every element once).
 TEST(ConvKernel, MatchesReferenceOnEveryIsa) {
+  ThreadsGuard restore;
   uint32_t seed = 300;
-  for (const ConvCase& c : conv_cases()) {
+  std::vector<ConvCase> cases = conv_cases();
+  // Few pixels (49, as in a 7x7 map) and ten panels' worth of columns: the
+  // columns are split into groups of unequal panel counts.
+  cases.push_back({1, 7, 7, 64, 300, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, -inf_f(), inf_f()});
+  for (const ConvCase& c : cases) {
     const Conv2dShape s = conv_shape_of(c);
     const std::vector<float> in = random_floats(s.batch * s.in_h * s.in_w * s.in_c, seed++);
     const std::vector<float> w = random_floats(s.out_c * c.kh * c.kw * s.in_c, seed++);
@@ -366,7 +375,8 @@ TEST(ConvKernel, MatchesReferenceOnEveryIsa) {
     std::vector<double> want, scale;
     reference_conv(s, in.data(), w.data(), c.bias ? bias.data() : nullptr, &want, &scale);
     for (Isa isa : supported_isas()) {
-      for (size_t slots : {1, 3}) {
+      for (size_t slots : {1, 2, 3}) {
+        ASSERT_EQ(set_num_threads(slots), Error::Ok);
         std::vector<float> packed(conv2d_packed_floats(s, isa), std::nanf(""));
         conv2d_pack_weights(s, w.data(), c.bias ? bias.data() : nullptr, packed.data(), isa);
         std::vector<float> ws(conv2d_workspace_floats(s, slots) + 1, std::nanf(""));
