@@ -46,14 +46,14 @@ void put(KernelArgs& a, KernelContext& ctx, Tensor dst,
     const T* v = values.const_data_ptr<T>();
     T* o = dst.mutable_data_ptr<T>();
     for_each_advanced_index(ix, [&](int64_t, int64_t offset) {
-      const T x = v[walk.offsets()[0]];
+      const T x = load_element(v + walk.offsets()[0]);
       walk.next();
       if (!accumulate) {
         o[offset] = x;
       } else if constexpr (is_reduced_float_v<T>) {
         o[offset] = T(float(o[offset]) + float(x));
       } else {
-        o[offset] = add_values(o[offset], x);  // integers wrap like PyTorch
+        o[offset] = add_values(load_element(o + offset), x);  // integers wrap like PyTorch
       }
     });
   });

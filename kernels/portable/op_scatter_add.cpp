@@ -39,7 +39,8 @@ void scatter_add_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       if constexpr (is_reduced_float_v<T>) {
         o[oo] = T(float(o[oo]) + float(s[so]));
       } else {
-        o[oo] = add_values(o[oo], s[so]);  // Bool ors; integers wrap like PyTorch
+        // Bool ors (bytes read as bytes); integers wrap like PyTorch.
+        o[oo] = add_values(load_element(o + oo), load_element(s + so));
       }
     });
   });

@@ -364,8 +364,8 @@ TEST(ConvKernel, MatchesReferenceOnEveryIsa) {
   ThreadsGuard restore;
   uint32_t seed = 300;
   std::vector<ConvCase> cases = conv_cases();
-  // Few pixels (49, as in a 7x7 map) and ten panels' worth of columns: the
-  // columns are split into groups of unequal panel counts.
+  // Few pixels (49, as in a 7x7 map) and 300 columns: with more than one
+  // thread the columns are cut into groups, the last one narrower.
   cases.push_back({1, 7, 7, 64, 300, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, -inf_f(), inf_f()});
   for (const ConvCase& c : cases) {
     const Conv2dShape s = conv_shape_of(c);
