@@ -30,74 +30,41 @@ class Arg {
   Arg(double v) : value_(v) {}                       // NOLINT
   Arg(bool v) : value_(v) {}                         // NOLINT
   static Arg none() { return Arg(); }
-  static Arg ints(std::vector<int64_t> values) {
-    Arg a;
-    a.ints_ = std::make_shared<IntStorage>();
-    for (int64_t v : values) {
-      a.ints_->values.emplace_back(v);
-    }
-    for (EValue& v : a.ints_->values) {
-      a.ints_->boxed.push_back(&v);
-    }
-    a.ints_->scratch.resize(values.size());
-    a.value_ = EValue(BoxedList<int64_t>(a.ints_->boxed.data(),
-                                         a.ints_->scratch.data(), values.size()));
-    return a;
-  }
-  static Arg tensors(std::vector<Tensor> values) {
-    Arg a;
-    a.tensors_ = std::make_shared<TensorStorage>();
-    for (Tensor t : values) {
-      a.tensors_->values.emplace_back(t);
-    }
-    for (EValue& v : a.tensors_->values) {
-      a.tensors_->boxed.push_back(&v);
-    }
-    a.tensors_->scratch.resize(values.size());
-    a.value_ = EValue(BoxedList<Tensor>(a.tensors_->boxed.data(),
-                                        a.tensors_->scratch.data(),
-                                        values.size()));
-    return a;
-  }
+  static Arg ints(const std::vector<int64_t>& values) { return list<int64_t>(values); }
+  static Arg tensors(const std::vector<Tensor>& values) { return list<Tensor>(values); }
   // An index list like index_put's: every entry present.
-  static Arg optional_tensors(std::vector<Tensor> values) {
-    Arg a;
-    a.optionals_ = std::make_shared<OptionalStorage>();
-    for (Tensor t : values) {
-      a.optionals_->values.emplace_back(t);
-    }
-    for (EValue& v : a.optionals_->values) {
-      a.optionals_->boxed.push_back(&v);
-    }
-    a.optionals_->scratch.resize(values.size());
-    a.value_ = EValue(BoxedList<Optional<Tensor>>(a.optionals_->boxed.data(),
-                                                  a.optionals_->scratch.data(),
-                                                  values.size()));
-    return a;
+  static Arg optional_tensors(const std::vector<Tensor>& values) {
+    return list<Optional<Tensor>>(values);
   }
   const EValue& value() const { return value_; }
 
  private:
   Arg() = default;
-  struct IntStorage {
+  // A boxed list as a loaded method holds one: the items as EValues, a
+  // pointer to each, and the scratch the list unboxes into.
+  template <typename T>
+  struct ListStorage {
     std::vector<EValue> values;
     std::vector<EValue*> boxed;
-    std::vector<int64_t> scratch;
+    std::vector<T> scratch;
   };
-  struct TensorStorage {
-    std::vector<EValue> values;
-    std::vector<EValue*> boxed;
-    std::vector<Tensor> scratch;
-  };
-  struct OptionalStorage {
-    std::vector<EValue> values;
-    std::vector<EValue*> boxed;
-    std::vector<Optional<Tensor>> scratch;
-  };
+  template <typename T, typename In>
+  static Arg list(const std::vector<In>& items) {
+    auto storage = std::make_shared<ListStorage<T>>();
+    for (const In& v : items) {
+      storage->values.emplace_back(v);
+    }
+    for (EValue& v : storage->values) {
+      storage->boxed.push_back(&v);
+    }
+    storage->scratch.resize(items.size());
+    Arg a;
+    a.value_ = EValue(BoxedList<T>(storage->boxed.data(), storage->scratch.data(), items.size()));
+    a.storage_ = storage;
+    return a;
+  }
   EValue value_;
-  std::shared_ptr<IntStorage> ints_;
-  std::shared_ptr<TensorStorage> tensors_;
-  std::shared_ptr<OptionalStorage> optionals_;
+  std::shared_ptr<void> storage_;  // keeps a list's items alive
 };
 
 // Calls kernel `op` ("aten::add.out") with `args`; returns ctx.failure().
