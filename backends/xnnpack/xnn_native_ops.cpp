@@ -6,6 +6,8 @@
 #include <cstring>
 
 #include "backends/xnnpack/xnn_native_kernels.h"
+#include "backends/xnnpack/xnn_native_quant.h"
+#include "backends/xnnpack/xnn_node_check.h"
 #include "runtime/platform/threadpool.h"
 #include "schema/xnnpack_graph_generated.h"
 
@@ -17,17 +19,6 @@ namespace {
 constexpr size_t kChunk = 16384;  // elements per parallel task for elementwise work
 
 // ------------------------------------------------------------ checks
-
-#define EMBER_NODE_CHECK(cond, ...)                                               \
-  do {                                                                            \
-    if (!(cond)) {                                                                \
-      char detail_[160];                                                          \
-      snprintf(detail_, sizeof(detail_), __VA_ARGS__);                            \
-      set_error_message("XNNPACK node %zu (%s): %s", node.index,                  \
-                        node_type_name(node.type), detail_);                      \
-      return Error::InvalidProgram;                                               \
-    }                                                                             \
-  } while (0)
 
 Error check_transpose(const Graph& g, const Node& node) {
   const auto* t = node.fb->xnode_union_as_XNNStaticTranspose();
@@ -211,83 +202,6 @@ void run_bmm(const Graph& g, const Node& node, void* const* ptrs, void* scratch)
           static_cast<float*>(ptrs[node.output]));
 }
 
-// int8 fully connected, per-channel weights: acc = bias[n] + sum_k (x - zx)
-// * w[n][k], requantized with scale sx * ws[n] / so, rounded to nearest
-// even, offset by zo and clamped.
-Error check_fc_qc8(const Graph& g, const Node& node) {
-  const Value& x = g.values[node.inputs[0]];
-  const Value& w = g.values[node.inputs[1]];
-  const Value& out = g.values[node.output];
-  const bool tw = node.fb->xnode_union_as_XNNFullyConnected()->flags() &
-                  XNN_FLAG_TRANSPOSE_WEIGHTS;
-  EMBER_NODE_CHECK(x.dtype == xnn_datatype_qint8 && out.dtype == xnn_datatype_qint8 &&
-                       w.is_constant() && w.num_dims == 2 && w.channel_dim == (tw ? 1u : 0u),
-                   "qc8 fully connected needs qint8 input/output and constant 2-D qcint8 "
-                   "weights with the output channel as channel_dim");
-  const size_t n = tw ? w.dims[1] : w.dims[0], k = tw ? w.dims[0] : w.dims[1];
-  EMBER_NODE_CHECK(x.num_dims >= 1 && x.dims[x.num_dims - 1] == k && out.num_dims >= 1 &&
-                       out.dims[out.num_dims - 1] == n && x.numel / k == out.numel / n,
-                   "shapes do not match [.., %zu] x [%zu, %zu]", k, n, k);
-  if (node.inputs[2] != kInvalidId) {
-    const Value& b = g.values[node.inputs[2]];
-    EMBER_NODE_CHECK(b.is_constant() && b.dtype == xnn_datatype_qcint32 && b.numel == n,
-                     "bias must be a constant qcint32 vector of %zu", n);
-  }
-  return Error::Ok;
-}
-
-int32_t quantize_bound(float v, float scale, int32_t zp, int32_t fallback) {
-  if (!std::isfinite(v)) return fallback;
-  const float q = std::nearbyint(v / scale) + float(zp);
-  return q < -128.0f ? -128 : q > 127.0f ? 127 : int32_t(q);
-}
-
-void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
-  const Value& x = g.values[node.inputs[0]];
-  const Value& w = g.values[node.inputs[1]];
-  const Value& out = g.values[node.output];
-  struct Ctx {
-    size_t n, k;
-    bool tw;
-    const int8_t *x, *w;
-    const int32_t* bias;
-    const float* ws;
-    float sx_over_so;
-    int32_t zx, zo, qmin, qmax;
-    int8_t* out;
-  } c;
-  c.tw = node.fb->xnode_union_as_XNNFullyConnected()->flags() & XNN_FLAG_TRANSPOSE_WEIGHTS;
-  c.n = c.tw ? w.dims[1] : w.dims[0];
-  c.k = c.tw ? w.dims[0] : w.dims[1];
-  c.x = static_cast<const int8_t*>(ptrs[node.inputs[0]]);
-  c.w = static_cast<const int8_t*>(w.data);
-  c.bias = node.inputs[2] != kInvalidId
-               ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
-               : nullptr;
-  c.ws = w.channel_scales;
-  c.sx_over_so = x.scale / out.scale;
-  c.zx = x.zero_point;
-  c.zo = out.zero_point;
-  c.qmin = quantize_bound(node.output_min, out.scale, out.zero_point, -128);
-  c.qmax = quantize_bound(node.output_max, out.scale, out.zero_point, 127);
-  c.out = static_cast<int8_t*>(ptrs[node.output]);
-  parallel_for(x.numel / c.k, [&c](size_t m) {
-    const int8_t* xr = c.x + m * c.k;
-    for (size_t j = 0; j < c.n; ++j) {
-      int32_t acc = c.bias ? c.bias[j] : 0;
-      if (c.tw) {
-        for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - c.zx) * c.w[p * c.n + j];
-      } else {
-        const int8_t* wr = c.w + j * c.k;
-        for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - c.zx) * int32_t(wr[p]);
-      }
-      int32_t q = int32_t(std::nearbyint(float(acc) * (c.sx_over_so * c.ws[j]))) + c.zo;
-      q = q < c.qmin ? c.qmin : q > c.qmax ? c.qmax : q;
-      c.out[m * c.n + j] = int8_t(q);
-    }
-  });
-}
-
 // fp32 convolution with one group (XNNConv2d): the 2022 XNNPACK's f32
 // GEMM and IGEMM tiles (7x16, one vector of B) are narrower than ours
 // (xnn_native_conv.cpp), so those deep enough for the GEMM to pay run
@@ -332,12 +246,6 @@ bool is_native_conv(const Graph& g, const Node& node) {
 // with XNN_FLAG_TRANSPOSE_WEIGHTS.
 bool fc_transposes_weights(const Node& node) {
   return node.fb->xnode_union_as_XNNFullyConnected()->flags() & XNN_FLAG_TRANSPOSE_WEIGHTS;
-}
-
-// A native fully connected node is either the qc8 one or this fp32 one.
-bool is_qc8_fc(const Graph& g, const Node& node) {
-  return node.type == T::XNNFullyConnected &&
-         g.values[node.inputs[1]].dtype == xnn_datatype_qcint8;
 }
 
 bool is_native_fc_f32(const Graph& g, const Node& node) {
@@ -502,6 +410,7 @@ bool is_native_node(const Graph& g, const Node& node) {
     // XNNPACK 2022 has no fully connected with per-channel int8 weights.
     return is_qc8_fc(g, node) || is_native_fc_f32(g, node);
   }
+  if (node.type == T::XNNGlobalAvgPooling2d) return is_qs8_global_avg_pool(g, node);
   switch (node.type) {
     case T::XNNStaticTranspose: case T::XNNStaticSlice: case T::XNNConcatenate2:
     case T::XNNConcatenate3: case T::XNNConcatenate4: case T::XNNConcatenate5:
@@ -526,6 +435,7 @@ Error check_native_node(const Graph& g, const Node& node) {
     case T::XNNFullyConnected:
       return is_qc8_fc(g, node) ? check_fc_qc8(g, node) : check_fc_f32(g, node);
     case T::XNNConv2d: return check_conv(g, node);
+    case T::XNNGlobalAvgPooling2d: return check_global_avg_pool_qs8(g, node);
     default: {
       const Value& in = g.values[node.inputs[0]];
       EMBER_NODE_CHECK(in.numel == out.numel && in.element_size == out.element_size,
@@ -581,6 +491,7 @@ void run_native_node(const Graph& g, const Node& node, void* const* ptrs, void* 
       if (is_qc8_fc(g, node)) return run_fc_qc8(g, node, ptrs);
       return run_conv(g, node, ptrs, scratch);
     case T::XNNConv2d: run_conv(g, node, ptrs, scratch); return;
+    case T::XNNGlobalAvgPooling2d: run_global_avg_pool_qs8(g, node, ptrs); return;
     case T::XNNCopy:
       std::memcpy(ptrs[node.output], ptrs[node.inputs[0]], g.values[node.output].nbytes());
       return;

@@ -1,13 +1,14 @@
 // Nodes the distribution's XNNPACK (early 2022) cannot define, run by the
 // delegate itself: transpose, slice, concatenate, batch matrix multiply,
 // the unary math XNNPACK added later (tanh, gelu, exp, log, sin, cos,
-// rsqrt, copy), and int8 fully connected with per-channel (qc8) weights;
+// rsqrt, copy), and two int8 nodes (xnn_native_quant.h: fully connected
+// with per-channel weights, global average pooling);
 // also fp32 one-group convolutions with a kernel bigger than 1x1 and a
 // depth (kernel taps x input channels) of 128 or more, and fp32 fully
 // connected layers with constant weights and k >= 128, which our GEMM runs
 // faster (EMBER_XNNPACK_NATIVE_CONV=0 leaves both to XNNPACK).
 // Data movement works for every element size; the math is fp32 except
-// the qc8 fully connected. Work is spread over the shared pthreadpool (parallel_for).
+// the int8 ones. Work is spread over the shared pthreadpool (parallel_for).
 //
 // Phases: check_native_node() validates the node's shapes and dtypes at
 // init (errors name the node index and type); native_scratch_bytes() and
