@@ -294,8 +294,26 @@ void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, 
   pack_panels(k, n, packed, isa, [&](size_t p, size_t q) { return b[p * ldb + q]; });
 }
 
+// B given transposed: each of a panel's columns is a contiguous run of a
+// row of bt, read front to back and written down the panel (which stays
+// in L1), instead of gathering one float from each of nr rows per step.
 void pack_gemm_bt(size_t k, size_t n, const float* bt, size_t ldbt, float* packed, Isa isa) {
-  pack_panels(k, n, packed, isa, [&](size_t p, size_t q) { return bt[q * ldbt + p]; });
+  const size_t nr = gemm_panel_width(isa);
+  const size_t width = (n + nr - 1) / nr * nr;
+  for (size_t k0 = 0; k0 < k; k0 += kKc) {
+    const size_t kc = std::min(kKc, k - k0);
+    for (size_t j = 0; j < n; j += nr) {
+      float* panel = packed + k0 * width + j * kc;
+      const size_t cols = std::min(nr, n - j);
+      for (size_t q = 0; q < cols; ++q) {
+        const float* src = bt + (j + q) * ldbt + k0;
+        for (size_t p = 0; p < kc; ++p) panel[p * nr + q] = src[p];
+      }
+      for (size_t q = cols; q < nr; ++q) {
+        for (size_t p = 0; p < kc; ++p) panel[p * nr + q] = 0.0f;
+      }
+    }
+  }
 }
 
 void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,

@@ -56,6 +56,13 @@ void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
                      const float* packed_b, size_t packed_n, size_t col0, float* c, size_t ldc,
                      Isa isa, const GemmEpilogue* epilogue = nullptr);
 
+// y[j] = clamp(bias[j] + sum_p x[p] * w[j * k + p], lo, hi) for j < n:
+// one row of input times weights [n, k] read in place (nothing packed).
+// `bias` may be null. Sums in k order per vector lane, lanes added in
+// order, one thread per output.
+void gemv_f32(size_t n, size_t k, const float* x, const float* w, const float* bias, float lo,
+              float hi, float* y, Isa isa = best_isa());
+
 // ------------------------------------------------------------ convolution
 
 // 2-D convolution, one group, fp32, NHWC input [batch, in_h, in_w, in_c]

@@ -262,6 +262,26 @@ bool is_native_fc_f32(const Graph& g, const Node& node) {
   return (fc_transposes_weights(node) ? w.dims[0] : w.dims[1]) >= 128;
 }
 
+// One row of input against [n, k] weights: a matrix-vector product on
+// the weights in place (gemv_f32), so nothing is packed at load.
+bool fc_is_gemv(const Graph& g, const Node& node) {
+  if (node.type != T::XNNFullyConnected || is_qc8_fc(g, node) || fc_transposes_weights(node)) {
+    return false;
+  }
+  const size_t k = g.values[node.inputs[1]].dims[1];
+  return g.values[node.inputs[0]].numel == k;
+}
+
+void run_fc_gemv(const Graph& g, const Node& node, void* const* ptrs) {
+  const Value& w = g.values[node.inputs[1]];
+  const float* bias = node.inputs[2] != kInvalidId
+                          ? static_cast<const float*>(g.values[node.inputs[2]].data)
+                          : nullptr;
+  gemv_f32(w.dims[0], w.dims[1], static_cast<const float*>(ptrs[node.inputs[0]]),
+           static_cast<const float*>(w.data), bias, node.output_min, node.output_max,
+           static_cast<float*>(ptrs[node.output]));
+}
+
 Error check_fc_f32(const Graph& g, const Node& node) {
   const Value& x = g.values[node.inputs[0]];
   const Value& w = g.values[node.inputs[1]];
@@ -453,7 +473,7 @@ Error check_native_node(const Graph& g, const Node& node) {
 
 size_t native_scratch_bytes(const Graph& g, const Node& node) {
   if (node.type == T::XNNConv2d ||
-      (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node))) {
+      (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node) && !fc_is_gemv(g, node))) {
     return conv_scratch_bytes(g, node);
   }
   if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
@@ -464,7 +484,7 @@ size_t native_scratch_bytes(const Graph& g, const Node& node) {
 
 void prepare_native_node(const Graph& g, const Node& node, void* scratch) {
   if (node.type == T::XNNConv2d ||
-      (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node))) {
+      (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node) && !fc_is_gemv(g, node))) {
     return prepare_conv(g, node, scratch);
   }
   if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
@@ -489,6 +509,7 @@ void run_native_node(const Graph& g, const Node& node, void* const* ptrs, void* 
     case T::XNNBatchMatrixMultiply: run_bmm(g, node, ptrs, scratch); return;
     case T::XNNFullyConnected:
       if (is_qc8_fc(g, node)) return run_fc_qc8(g, node, ptrs);
+      if (fc_is_gemv(g, node)) return run_fc_gemv(g, node, ptrs);
       return run_conv(g, node, ptrs, scratch);
     case T::XNNConv2d: run_conv(g, node, ptrs, scratch); return;
     case T::XNNGlobalAvgPooling2d: run_global_avg_pool_qs8(g, node, ptrs); return;

@@ -521,6 +521,53 @@ TEST(NativeConv, OnlyDeepConvolutionsRunNatively) {
   }
 }
 
+// ------------------------------------------------------------ gemv
+
+// gemv_f32 against a double-precision dot product on every ISA: k below,
+// at and above a vector's width and not a multiple of it, n not a multiple
+// of the four-row group nor of the 64-row task, with and without bias and
+// clamping; the same bits for 1, 2 and 3 threads.
+TEST(GemvKernel, MatchesReferenceOnEveryIsa) {
+  ThreadsGuard guard;
+  struct Case {
+    size_t n, k;
+    bool bias;
+    float lo, hi;
+  } cases[] = {{1, 1, false, -INFINITY, INFINITY},  {3, 5, true, -INFINITY, INFINITY},
+               {7, 16, false, -0.2f, 0.2f},         {65, 33, true, 0.0f, INFINITY},
+               {130, 257, true, -INFINITY, INFINITY}, {1000, 1280, true, -INFINITY, INFINITY}};
+  uint32_t seed = 1300;
+  for (const Case& c : cases) {
+    const std::vector<float> x = random_floats(c.k, seed++);
+    const std::vector<float> w = random_floats(c.n * c.k, seed++);
+    const std::vector<float> bias = random_floats(c.n, seed++);
+    std::vector<double> want(c.n), scale(c.n);
+    for (size_t j = 0; j < c.n; ++j) {
+      double acc = c.bias ? bias[j] : 0.0, mag = c.bias ? std::fabs(bias[j]) : 0.0;
+      for (size_t p = 0; p < c.k; ++p) {
+        acc += double(x[p]) * w[j * c.k + p];
+        mag += std::fabs(double(x[p]) * w[j * c.k + p]);
+      }
+      want[j] = std::min(std::max(acc, double(c.lo)), double(c.hi));
+      scale[j] = mag;
+    }
+    for (Isa isa : supported_isas()) {
+      std::vector<float> first;
+      for (size_t threads : {1, 2, 3}) {
+        ASSERT_EQ(set_num_threads(threads), Error::Ok);
+        std::vector<float> out(c.n, NAN);
+        gemv_f32(c.n, c.k, x.data(), w.data(), c.bias ? bias.data() : nullptr, c.lo, c.hi,
+                 out.data(), isa);
+        char what[120];
+        snprintf(what, sizeof(what), "n %zu k %zu, %s, %zu threads", c.n, c.k, isa_name(isa),
+                 threads);
+        expect_close(out, want, scale, what);
+        expect_bits_of_first_run(&first, out, threads, what);
+      }
+    }
+  }
+}
+
 // fp32 fully connected with constant weights ([n, k], or [k, n] with
 // XNN_FLAG_TRANSPOSE_WEIGHTS) runs as a 1x1 convolution over its rows:
 // against plain loops, with and without bias, clamped, rank-3 input, same
@@ -535,7 +582,12 @@ TEST(NativeFullyConnected, MatchesReferenceForBothWeightLayouts) {
   } cases[] = {{1, 197, 384, 1152, false, true, -INFINITY, INFINITY},
                {2, 5, 130, 33, true, false, -INFINITY, INFINITY},
                {1, 9, 300, 70, false, false, -0.5f, 0.5f},
-               {3, 17, 128, 64, true, true, 0.0f, INFINITY}};
+               {3, 17, 128, 64, true, true, 0.0f, INFINITY},
+               // One row of input: [n, k] runs as a matrix-vector product on
+               // the weights in place; [k, n] still on the packed GEMM.
+               {1, 1, 1280, 1000, false, true, -INFINITY, INFINITY},
+               {1, 1, 131, 7, false, false, -0.5f, 0.5f},
+               {1, 1, 200, 50, true, true, -INFINITY, INFINITY}};
   uint32_t seed = 900;
   for (const Case& c : cases) {
     const size_t m = c.batch * c.rows;
