@@ -11,19 +11,24 @@ Usage:
       [--runner build/examples/executor_runner] [--models .bench/models]
       [--iters 20] [--threads 1,2]
 
-Both sides: inputs are all ones, a warm-up execution first, then the median
-of --iters timed executions of forward() alone. Load time: program plus
-method load (Ember: the runner's own timers; upstream: _load_program then
-load_method). Thread count: Ember's --threads, upstream's
-_unsafe_reset_threadpool.
+Both sides: a fresh process per model and thread count (Ember: the
+runner; upstream: this script re-run as a child, its imports done before
+any timer starts), inputs all ones, a warm-up execution first, then the
+median of --iters timed executions of forward() alone. Load time: the
+first program plus method load in that process, so both sides load
+cold, as an application starting up does (Ember: the runner's own
+timers; upstream: _load_program then load_method). Thread count: Ember's
+--threads, upstream's _unsafe_reset_threadpool.
 """
 
 import argparse
 import glob
+import json
 import os
 import re
 import statistics
 import subprocess
+import sys
 import time
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
@@ -41,6 +46,15 @@ def ember(runner, pte, threads, iters):
 
 
 def upstream(pte, threads, iters):
+    out = subprocess.run([sys.executable, os.path.abspath(__file__), "--child", pte,
+                          str(threads), str(iters)], capture_output=True, text=True)
+    if out.returncode != 0:
+        raise RuntimeError(out.stdout + out.stderr)
+    result = json.loads([l for l in out.stdout.splitlines() if l.startswith("{")][-1])
+    return result["median_ms"], result["load_ms"]
+
+
+def upstream_in_this_process(pte, threads, iters):
     import torch
     from executorch.extension.pybindings import portable_lib as et
 
@@ -65,6 +79,11 @@ def upstream(pte, threads, iters):
 
 
 def main():
+    if len(sys.argv) == 5 and sys.argv[1] == "--child":
+        median_ms, load_ms = upstream_in_this_process(sys.argv[2], int(sys.argv[3]),
+                                                      int(sys.argv[4]))
+        print(json.dumps({"median_ms": median_ms, "load_ms": load_ms}))
+        return
     p = argparse.ArgumentParser()
     p.add_argument("--runner", default=os.path.join(ROOT, "build", "examples", "executor_runner"))
     p.add_argument("--models", default=os.path.join(ROOT, ".bench", "models"))

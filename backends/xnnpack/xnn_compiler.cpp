@@ -1,5 +1,6 @@
 #include "backends/xnnpack/xnn_compiler.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -273,6 +274,55 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
   return Error::Ok;
 }
 
+// Buffers for the intermediates that cross steps (or come out of a native
+// step). A buffer is reused by a later value once the last step that reads
+// its current one has run, best fit first: consecutive layers then write
+// into memory that is still in cache, and the delegate holds about as much
+// as its largest live set, not every intermediate at once.
+Error assign_buffers(Plan* plan, const Usage& usage) {
+  const Graph& g = plan->graph;
+  std::vector<int> last(g.values.size(), -1);  // last step that reads each value
+  for (size_t s = 0; s < plan->steps.size(); ++s) {
+    for (size_t n = plan->steps[s].first_node; n < plan->steps[s].end_node; ++n) {
+      const Node& node = g.nodes[n];
+      for (size_t k = 0; k < node.num_inputs; ++k) {
+        if (node.inputs[k] != kInvalidId) last[node.inputs[k]] = int(s);
+      }
+    }
+  }
+  struct Buffer {
+    void* data;
+    size_t bytes;
+    int busy_until;  // the current owner's last step
+  };
+  std::vector<Buffer> buffers;
+  for (size_t s = 0; s < plan->steps.size(); ++s) {
+    for (size_t n = plan->steps[s].first_node; n < plan->steps[s].end_node; ++n) {
+      const uint32_t v = g.nodes[n].output;
+      const Value& value = g.values[v];
+      if (value.flags != 0 || (!usage.crosses[v] && !plan->steps[s].native)) continue;
+      const size_t bytes = (value.nbytes() + XNN_EXTRA_BYTES + 63) / 64 * 64;
+      Buffer* best = nullptr;
+      for (Buffer& b : buffers) {
+        if (b.busy_until < int(s) && b.bytes >= bytes && (!best || b.bytes < best->bytes)) {
+          best = &b;
+        }
+      }
+      if (best == nullptr) {
+        void* data = std::aligned_alloc(64, bytes);
+        EMBER_CHECK_OR_RETURN(data != nullptr, Error::DelegateMemoryAllocationFailed,
+                              "XNNPACK value %u: cannot allocate %zu bytes", v, value.nbytes());
+        plan->owned.push_back(data);
+        buffers.push_back(Buffer{data, bytes, -1});
+        best = &buffers.back();
+      }
+      best->busy_until = std::max(last[v], int(s));
+      plan->ptrs[v] = best->data;
+    }
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 Plan::~Plan() {
@@ -320,18 +370,9 @@ Error compile_plan(Plan* plan) {
   // Value pointers: constants in place, buffers for crossing intermediates.
   plan->ptrs.assign(g.values.size(), nullptr);
   for (size_t v = 0; v < g.values.size(); ++v) {
-    const Value& value = g.values[v];
-    if (value.is_constant()) {
-      plan->ptrs[v] = const_cast<void*>(value.data);
-    } else if (value.flags == 0 && usage.producer[v] >= 0 &&
-               (usage.crosses[v] || plan->steps[size_t(usage.producer[v])].native)) {
-      void* buf = std::aligned_alloc(64, (value.nbytes() + XNN_EXTRA_BYTES + 63) / 64 * 64);
-      EMBER_CHECK_OR_RETURN(buf != nullptr, Error::DelegateMemoryAllocationFailed,
-                            "XNNPACK value %zu: cannot allocate %zu bytes", v, value.nbytes());
-      plan->owned.push_back(buf);
-      plan->ptrs[v] = buf;
-    }
+    if (g.values[v].is_constant()) plan->ptrs[v] = const_cast<void*>(g.values[v].data);
   }
+  EMBER_RETURN_IF_ERROR(assign_buffers(plan, usage));
   const xnn_status s = xnn_initialize(nullptr);
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::NotSupported,
                         "xnn_initialize failed (%s)", status_name(s));

@@ -10,7 +10,6 @@
 // multiply it at once. Bias and clamping are applied to each register
 // tile before it is stored (the GEMM's epilogue).
 #include <algorithm>
-#include <atomic>
 #include <cstring>
 
 #include "backends/xnnpack/xnn_native_kernels.h"
@@ -132,6 +131,41 @@ size_t conv2d_workspace_floats(const Conv2dShape& s, size_t slots) {
   return slots * blocking(s).rows * depth(s);
 }
 
+namespace {
+
+// One call of conv2d_f32, as its tasks see it.
+struct ConvRun {
+  const Conv2dShape* s;
+  Blocking bl;
+  size_t k, groups, group_cols, tasks, workers;
+  bool in_place;
+  Isa isa;
+  const float *in, *packed, *bias;
+  float *out, *workspace;
+};
+
+// Task t: pixel block t / groups, column group t % groups. `a_block` is
+// the worker's im2col buffer (null when reading in place); `have` the
+// block it holds.
+void conv_task(const ConvRun& c, size_t t, float* a_block, size_t* have) {
+  const Conv2dShape& s = *c.s;
+  const size_t block = t / c.groups, j0 = (t % c.groups) * c.group_cols;
+  const size_t p0 = block * c.bl.rows;
+  const size_t rows = std::min(c.bl.rows, c.bl.pixels - p0);
+  const size_t cols = std::min(c.group_cols, s.out_c - j0);
+  const float* a = c.in + p0 * s.in_c;
+  if (!c.in_place) {
+    if (*have != block) im2col(s, c.in, p0, rows, a_block);
+    *have = block;
+    a = a_block;
+  }
+  float* o = c.out + p0 * s.out_c + j0;
+  const GemmEpilogue ep{c.bias + j0, s.out_min, s.out_max};
+  gemm_f32_packed(rows, cols, c.k, a, c.k, c.packed, s.out_c, j0, o, s.out_c, c.isa, &ep);
+}
+
+}  // namespace
+
 void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, float* out,
                 float* workspace, size_t slots, Isa isa) {
   const Blocking bl = blocking(s);
@@ -172,16 +206,7 @@ void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, floa
       }
     }
   }
-  struct Ctx {
-    const Conv2dShape* s;
-    Blocking bl;
-    size_t k, groups, group_cols, tasks;
-    bool in_place;
-    Isa isa;
-    const float *in, *packed, *bias;
-    float *out, *workspace;
-    std::atomic<size_t> next{0};
-  } c;
+  ConvRun c;
   c.s = &s;
   c.bl = run;
   c.k = k;
@@ -195,27 +220,27 @@ void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, floa
   c.bias = packed + gemm_packed_b_floats(k, s.out_c, isa);
   c.out = out;
   c.workspace = workspace;
-  // Tasks are handed out in order (block-major), so a worker that takes
-  // the next column range of the block it just copied skips the copy.
-  parallel_for(std::min(std::max<size_t>(slots, 1), c.tasks), [&c](size_t slot) {
-    const Conv2dShape& s = *c.s;
-    float* a_block = c.in_place ? nullptr : c.workspace + slot * c.bl.rows * c.k;
+  // Each worker takes a contiguous run of tasks (block-major: pixels in
+  // order), as the thread pool splits XNNPACK's operators: the rows a
+  // thread writes here are the ones it reads in the next layer, still in
+  // its own core's cache. A 1x1 convolution that reads its input in place
+  // needs no per-worker buffer, so its tasks go to the pool one by one
+  // (contiguous chunks, idle threads steal from the end); the others run
+  // one run of tasks per workspace slot, and a worker that takes the next
+  // column range of the block it just copied skips the copy.
+  if (c.in_place) {
+    parallel_for(c.tasks, [&c](size_t t) {
+      size_t have = SIZE_MAX;
+      conv_task(c, t, nullptr, &have);
+    });
+    return;
+  }
+  c.workers = std::min(std::max<size_t>(slots, 1), c.tasks);
+  parallel_for(c.workers, [&c](size_t slot) {
+    float* a_block = c.workspace + slot * c.bl.rows * c.k;
     size_t have = SIZE_MAX;
-    for (size_t t = c.next.fetch_add(1); t < c.tasks; t = c.next.fetch_add(1)) {
-      const size_t block = t / c.groups, j0 = (t % c.groups) * c.group_cols;
-      const size_t p0 = block * c.bl.rows;
-      const size_t rows = std::min(c.bl.rows, c.bl.pixels - p0);
-      const size_t cols = std::min(c.group_cols, s.out_c - j0);
-      const float* a = c.in + p0 * s.in_c;
-      if (!c.in_place) {
-        if (have != block) im2col(s, c.in, p0, rows, a_block);
-        have = block;
-        a = a_block;
-      }
-      float* o = c.out + p0 * s.out_c + j0;
-      const GemmEpilogue ep{c.bias + j0, s.out_min, s.out_max};
-      gemm_f32_packed(rows, cols, c.k, a, c.k, c.packed, s.out_c, j0, o, s.out_c, c.isa, &ep);
-    }
+    const size_t end = (slot + 1) * c.tasks / c.workers;
+    for (size_t t = slot * c.tasks / c.workers; t < end; ++t) conv_task(c, t, a_block, &have);
   });
 }
 

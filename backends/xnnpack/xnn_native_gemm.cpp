@@ -19,6 +19,7 @@ namespace {
 constexpr size_t kKc = 256;
 constexpr size_t kLineFloats = 16;  // 64-byte cache lines
 constexpr size_t kMcRows = 128;
+constexpr size_t kRowMajorFloats = 8192;  // 32 KiB: a B that stays in L1
 
 // Rows [0, m) of one product: c[m x n] = a[m x k] * b[k x n].
 struct GemmBlock {
@@ -97,12 +98,19 @@ EMBER_XNN_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const flo
     }
     return;
   }
-  float tile[MR][NR];
-  for (int r = 0; r < MR; ++r) {
-    for (int v = 0; v < NV; ++v) store_vec(&tile[r][v * W], acc[r][v]);
-  }
+  // Edge tile: whole vectors where all their columns are valid, the
+  // rest through a stack copy.
   for (size_t r = 0; r < rows; ++r) {
-    for (size_t j = 0; j < cols; ++j) c[r * ldc + j] = tile[r][j];
+    for (int v = 0; v < NV; ++v) {
+      const size_t j0 = size_t(v) * W;
+      if (j0 + W <= cols) {
+        store_vec(c + r * ldc + j0, acc[r][v]);
+      } else if (j0 < cols) {
+        float part[W];
+        store_vec(part, acc[r][v]);
+        for (size_t j = j0; j < cols; ++j) c[r * ldc + j] = part[j - j0];
+      }
+    }
   }
 }
 
@@ -189,6 +197,31 @@ EMBER_XNN_INLINE void gemm_packed_block(const GemmBlock& g) {
     }
     return;
   }
+  if (g.k <= kKc && g.k * g.n <= kRowMajorFloats) {
+    // Shallow with few columns (the early 1x1 convolutions): all of B
+    // stays in L1, so each MR-row tile sweeps every panel and the output
+    // is written row block after row block, front to back.
+    for (size_t i = 0; i < g.m; i += MR) {
+      const size_t rows = std::min(size_t(MR), g.m - i);
+      for (size_t j = 0; j < g.n; j += NR) {
+        const float* bp = g.b + (g.col0 + j) * g.k;
+        const size_t cols = std::min(NR, g.n - j);
+        GemmEpilogue ep{};
+        if (g.epilogue) ep = {g.epilogue->bias + j, g.epilogue->lo, g.epilogue->hi};
+        const GemmEpilogue* tile_ep = g.epilogue ? &ep : nullptr;
+        if constexpr (NV > 1) {
+          if (cols <= (NV - 1) * (NR / NV)) {
+            gemm_rows<V, MR, NV - 1>(g.k, g.a + i * g.lda, g.lda, bp, NR, g.c + i * g.ldc + j,
+                                     g.ldc, rows, cols, false, tile_ep);
+            continue;
+          }
+        }
+        gemm_rows<V, MR, NV>(g.k, g.a + i * g.lda, g.lda, bp, NR, g.c + i * g.ldc + j, g.ldc,
+                             rows, cols, false, tile_ep);
+      }
+    }
+    return;
+  }
   for (size_t k0 = 0; k0 < g.k; k0 += kKc) {
     const size_t kc = std::min(kKc, g.k - k0);
     const bool last = k0 + kc == g.k;
@@ -208,6 +241,20 @@ EMBER_XNN_INLINE void gemm_packed_block(const GemmBlock& g) {
           next = bp + kc * NR;
         } else if (!last && i0 + mc >= g.m && std::min(kKc, g.k - k0 - kc) == kc) {
           next = g.b + (k0 + kc) * g.ldb + g.col0 * kc;
+        }
+        if constexpr (NV > 1) {
+          // A right-edge panel no wider than NV - 1 vectors (MobileNetV2's
+          // 16-channel layers on AVX-512): the narrower tile over the same
+          // packed rows, so no multiply-adds go to the zero padding.
+          if (cols <= (NV - 1) * (NR / NV)) {
+            for (size_t i = i0; i < i0 + mc; i += MR) {
+              gemm_rows<V, MR, NV - 1>(kc, g.a + i * g.lda + k0, g.lda, bp, NR,
+                                       g.c + i * g.ldc + j, g.ldc,
+                                       std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
+                                       tile_ep);
+            }
+            continue;
+          }
         }
         const size_t full_tiles = mc / MR, lines = kc * NR / kLineFloats;
         size_t i = i0;

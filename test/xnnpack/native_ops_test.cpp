@@ -304,6 +304,10 @@ const std::vector<ConvCase>& conv_cases() {
       {2, 12, 12, 7, 48, 7, 7, 2, 2, 1, 1, 3, 3, 3, 3, true, -inf, 6.0f}, // resnet stem-like
       {1, 14, 14, 40, 65, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, true, -inf, inf}, // k > 256, 196 px
       {1, 3, 3, 300, 70, 3, 3, 1, 1, 1, 1, 1, 1, 1, 1, false, -inf, inf}, // few px, deep
+      // 1x1 in place, B in L1 (row-major sweep), a last panel of 16 of 32
+      {1, 28, 28, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, 0.0f, 6.0f},
+      {1, 20, 20, 16, 16, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, false, -inf, inf},  // one narrow panel
+      {1, 7, 7, 300, 40, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, -inf, inf},   // in place, k > 256
   };
   return cases;
 }
@@ -396,7 +400,7 @@ TEST(ConvKernel, MatchesReferenceOnEveryIsa) {
 
 // The XNNConv2d node as the plan runs it: bias optional, clamp from the
 // node, scratch sized for the thread count at init; same bits for 1, 2
-// and 3 threads. (The kernel test above covers the 1x1 in-place path.)
+// and 3 threads.
 bool native_conv_disabled() {
   const char* v = std::getenv("EMBER_XNNPACK_NATIVE_CONV");
   return v != nullptr && std::strcmp(v, "0") == 0;
@@ -437,10 +441,11 @@ TEST(NativeConv, StepMatchesReferenceAndThreadCountsAgree) {
   ThreadsGuard guard;
   uint32_t seed = 500;
   for (ConvCase c : conv_cases()) {
-    // 1x1 convolutions and those shallower than 128 (kernel taps x input
-    // channels) stay with XNNPACK (is_native_node): deepen the others.
-    if (c.kh * c.kw == 1) continue;
-    c.in_c = std::max<size_t>(c.in_c, (128 + c.kh * c.kw - 1) / (c.kh * c.kw));
+    // 1x1 convolutions over fewer than 16 channels and the others
+    // shallower than 128 (kernel taps x input channels) stay with XNNPACK
+    // (is_native_node): deepen them.
+    const size_t taps = c.kh * c.kw;
+    c.in_c = std::max<size_t>(c.in_c, taps == 1 ? 16 : (128 + taps - 1) / taps);
     const Conv2dShape s = conv_shape_of(c);
     const std::vector<float> in = random_floats(s.batch * s.in_h * s.in_w * s.in_c, seed++);
     const std::vector<float> w = random_floats(s.out_c * c.kh * c.kw * s.in_c, seed++);
@@ -494,14 +499,15 @@ TEST(NativeConv, MismatchedFilterIsRefused) {
 }
 
 // Which convolutions run natively: kernel bigger than 1x1 and depth
-// (taps x input channels) 128 and up; the others stay with XNNPACK.
+// (taps x input channels) 128 and up, or 1x1 over 16 input channels and
+// up; the others stay with XNNPACK.
 TEST(NativeConv, OnlyDeepConvolutionsRunNatively) {
   if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
   struct Shape {
     size_t k, in_c;
     bool native;
-  } shapes[] = {{3, 3, false}, {7, 3, true}, {1, 96, false}, {1, 128, false}, {3, 14, false},
-                {3, 15, true}};
+  } shapes[] = {{3, 3, false}, {7, 3, true},  {1, 8, false}, {1, 15, false}, {1, 16, true},
+                {1, 96, true},  {3, 14, false}, {3, 15, true}};
   for (const Shape& sh : shapes) {
     const std::vector<float> w(4 * sh.k * sh.k * sh.in_c, 0.5f);
     OneNodeGraph g;
