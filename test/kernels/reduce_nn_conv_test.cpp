@@ -185,6 +185,20 @@ TEST(Reductions, BoolBytesOtherThanOneAreTrue) {
   auto where = empty(ScalarType::Long, {2, 2});
   ASSERT_EQ(call_kernel("aten::nonzero.out", {*b, *where, *where}), Error::Ok);
   EXPECT_EQ(to_doubles(*where), (std::vector<double>{0, 1, 1, 2}));
+  // Index reductions (argmax/argmin, max.dim/min.dim) and sorting.
+  auto first = empty(ScalarType::Long, {2});
+  ASSERT_EQ(call_kernel("aten::argmax.out", {*b, int64_t(1), false, *first, *first}),
+            Error::Ok);
+  EXPECT_EQ(to_doubles(*first), (std::vector<double>{1, 2}));
+  auto sorted = empty(ScalarType::Bool, {2, 3});
+  auto order = empty(ScalarType::Long, {2, 3});
+  ASSERT_EQ(call_kernel("aten::sort.values",
+                        {*b, int64_t(1), true, *sorted, *order, *sorted, *order}),
+            Error::Ok);
+  EXPECT_EQ(to_doubles(*sorted), (std::vector<double>{1, 0, 0, 1, 0, 0}));
+  EXPECT_EQ(to_doubles(*order), (std::vector<double>{1, 0, 2, 2, 0, 1}));
+  const uint8_t* out_bytes = static_cast<const uint8_t*>(sorted->tensor().const_data_ptr());
+  EXPECT_EQ(out_bytes[0], 1) << "a sorted Bool is stored as 0 or 1";
 }
 
 TEST(Reductions, OverloadsTheExporterDecomposes) {

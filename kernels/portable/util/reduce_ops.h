@@ -102,13 +102,13 @@ void arg_reduce(const DimSplit& s, const T* in, T* values, int64_t* indices) {
     for (int64_t j0 = 0; j0 < s.inner; j0 += kBlock) {
       const int64_t m = s.inner - j0 < kBlock ? s.inner - j0 : kBlock;
       for (int64_t j = 0; j < m; ++j) {
-        best[j] = static_cast<C>(base[j0 + j]);
+        best[j] = static_cast<C>(load_element(base + j0 + j));  // Bool: any nonzero byte
         where[j] = 0;
       }
       for (int64_t r = 1; r < s.size; ++r) {
         const T* row = base + r * s.inner + j0;
         for (int64_t j = 0; j < m; ++j) {
-          const C v = static_cast<C>(row[j]);
+          const C v = static_cast<C>(load_element(row + j));
           const bool better = kMax ? v > best[j] : v < best[j];
           if (!is_nan_value(best[j]) && (better || is_nan_value(v))) {
             best[j] = v;

@@ -49,7 +49,8 @@ void sort_typed(Tensor self, size_t dim, int64_t k, bool descending,
   Odometer<3> walk(sizes, nd, strides);
   for (int64_t sl = 0; sl < slices; ++sl, walk.next()) {
     const T* base = src + walk.offsets()[0];
-    auto key = [&](int64_t p) { return static_cast<K>(base[p * s_step]); };
+    // Bool storage is read as bytes (load_element): any nonzero one is true.
+    auto key = [&](int64_t p) { return static_cast<K>(load_element(base + p * s_step)); };
     // Strict weak order: NaN above all numbers, ties by position.
     auto before = [&](int64_t x, int64_t y) {
       const K a = key(x), b = key(y);
@@ -72,7 +73,7 @@ void sort_typed(Tensor self, size_t dim, int64_t k, bool descending,
     T* vo = vout + walk.offsets()[1];
     int64_t* io = iout + walk.offsets()[2];
     for (int64_t p = 0; p < k; ++p) {
-      vo[p * v_step] = base[pos[p] * s_step];
+      vo[p * v_step] = load_element(base + pos[p] * s_step);
       io[p * i_step] = pos[p];
     }
   }
