@@ -434,6 +434,7 @@ bool is_native_node(const Graph& g, const Node& node) {
     return is_qc8_fc(g, node) || is_native_fc_f32(g, node);
   }
   if (node.type == T::XNNGlobalAvgPooling2d) return is_qs8_global_avg_pool(g, node);
+  if (node.type == T::XNNConvTranspose2d) return is_qc8_deconv(g, node);
   switch (node.type) {
     case T::XNNStaticTranspose: case T::XNNStaticSlice: case T::XNNConcatenate2:
     case T::XNNConcatenate3: case T::XNNConcatenate4: case T::XNNConcatenate5:
@@ -459,6 +460,7 @@ Error check_native_node(const Graph& g, const Node& node) {
       return is_qc8_fc(g, node) ? check_fc_qc8(g, node) : check_fc_f32(g, node);
     case T::XNNConv2d: return check_conv(g, node);
     case T::XNNGlobalAvgPooling2d: return check_global_avg_pool_qs8(g, node);
+    case T::XNNConvTranspose2d: return check_deconv_qc8(g, node);
     default: {
       const Value& in = g.values[node.inputs[0]];
       EMBER_NODE_CHECK(in.numel == out.numel && in.element_size == out.element_size,
@@ -516,6 +518,7 @@ void run_native_node(const Graph& g, const Node& node, void* const* ptrs, void* 
       return run_conv(g, node, ptrs, scratch);
     case T::XNNConv2d: run_conv(g, node, ptrs, scratch); return;
     case T::XNNGlobalAvgPooling2d: run_global_avg_pool_qs8(g, node, ptrs); return;
+    case T::XNNConvTranspose2d: run_deconv_qc8(g, node, ptrs); return;
     case T::XNNCopy:
       std::memcpy(ptrs[node.output], ptrs[node.inputs[0]], g.values[node.output].nbytes());
       return;

@@ -1,8 +1,9 @@
 // Nodes the distribution's XNNPACK (early 2022) cannot define, run by the
 // delegate itself: transpose, slice, concatenate, batch matrix multiply,
 // the unary math XNNPACK added later (tanh, gelu, exp, log, sin, cos,
-// rsqrt, copy), and two int8 nodes (xnn_native_quant.h: fully connected
-// with per-channel weights, global average pooling);
+// rsqrt, copy), and three int8 nodes (xnn_native_quant.h: fully connected
+// and transposed convolution with per-channel weights, global average
+// pooling);
 // also fp32 one-group convolutions with a kernel bigger than 1x1 and a
 // depth (kernel taps x input channels) of 128 or more, and fp32 fully
 // connected layers with constant weights and k >= 128, which our GEMM runs

@@ -18,9 +18,14 @@ bool is_qc8_fc(const Graph& g, const Node& node) {
          g.values[node.inputs[1]].dtype == xnn_datatype_qcint8;
 }
 
+// Per-channel requantization scale, in fp32 and in upstream XNNPACK's order
+// (input scale times kernel scale, then over the output scale): a scale one
+// ulp off rounds an exact half the other way.
+inline float requant_scale(float sx, float ws, float so) { return sx * ws / so; }
+
 // int8 fully connected, per-channel weights: acc = bias[n] + sum_k (x - zx)
 // * w[n][k], requantized with scale sx * ws[n] / so, rounded to nearest
-// even, offset by zo and clamped.
+// even, then offset by zo and clamped (as upstream's qc8 GEMMs).
 Error check_fc_qc8(const Graph& g, const Node& node) {
   const Value& x = g.values[node.inputs[0]];
   const Value& w = g.values[node.inputs[1]];
@@ -59,7 +64,7 @@ void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
     const int8_t *x, *w;
     const int32_t* bias;
     const float* ws;
-    float sx_over_so;
+    float sx, so;
     int32_t zx, zo, qmin, qmax;
     int8_t* out;
   } c;
@@ -72,7 +77,8 @@ void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
                ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
                : nullptr;
   c.ws = w.channel_scales;
-  c.sx_over_so = x.scale / out.scale;
+  c.sx = x.scale;
+  c.so = out.scale;
   c.zx = x.zero_point;
   c.zo = out.zero_point;
   c.qmin = quantize_bound(node.output_min, out.scale, out.zero_point, -128);
@@ -88,9 +94,150 @@ void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
         const int8_t* wr = c.w + j * c.k;
         for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - c.zx) * int32_t(wr[p]);
       }
-      int32_t q = int32_t(std::nearbyint(float(acc) * (c.sx_over_so * c.ws[j]))) + c.zo;
+      const float scaled = float(acc) * requant_scale(c.sx, c.ws[j], c.so);
+      int32_t q = int32_t(std::nearbyint(scaled)) + c.zo;
       q = q < c.qmin ? c.qmin : q > c.qmax ? c.qmax : q;
       c.out[m * c.n + j] = int8_t(q);
+    }
+  });
+}
+
+// ------------------------------------------------------------ transposed convolution
+
+// int8 transposed convolution, per-channel weights (the 2022 XNNPACK
+// refuses qcint8 filters for deconvolution). NHWC input [N, IH, IW, G*gic],
+// filter [G*goc, KH, KW, gic] with the output channel as channel_dim,
+// output [N, OH, OW, G*goc] with OH = (IH - 1) * stride + adjustment +
+// (KH - 1) * dilation + 1 - pad_top - pad_bottom. Input pixel (iy, ix)
+// and tap (ky, kx) land on output (iy * stride + ky * dilation - pad_top,
+// ...); each output element gathers the taps that land on it, sums
+// (x - zx) * w in int32 from the int32 bias, then requantizes as the fully
+// connected layer does.
+bool is_qc8_deconv(const Graph& g, const Node& node) {
+  return node.type == T::XNNConvTranspose2d &&
+         g.values[node.inputs[1]].dtype == xnn_datatype_qcint8;
+}
+
+Error check_deconv_qc8(const Graph& g, const Node& node) {
+  const auto* t = node.fb->xnode_union_as_XNNConvTranspose2d();
+  const Value& x = g.values[node.inputs[0]];
+  const Value& w = g.values[node.inputs[1]];
+  const Value& out = g.values[node.output];
+  EMBER_NODE_CHECK(x.dtype == xnn_datatype_qint8 && out.dtype == xnn_datatype_qint8 &&
+                       w.is_constant() && w.channel_dim == 0,
+                   "qc8 transposed convolution needs qint8 input/output and a constant "
+                   "qcint8 filter quantized along its output channels");
+  EMBER_NODE_CHECK(x.num_dims == 4 && w.num_dims == 4 && out.num_dims == 4,
+                   "input, filter and output must be 4-D (ranks %zu, %zu, %zu)", x.num_dims,
+                   w.num_dims, out.num_dims);
+  const size_t kh = t->kernel_height(), kw = t->kernel_width();
+  const size_t sh = t->subsampling_height(), sw = t->subsampling_width();
+  const size_t dh = t->dilation_height(), dw = t->dilation_width();
+  EMBER_NODE_CHECK(kh >= 1 && kw >= 1 && sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1 &&
+                       kh <= 1024 && kw <= 1024 && sh <= 1024 && sw <= 1024 && dh <= 1024 &&
+                       dw <= 1024 && t->adjustment_height() < sh && t->adjustment_width() < sw,
+                   "kernel %zux%zu, stride %zux%zu, dilation %zux%zu, adjustment %ux%u", kh, kw,
+                   sh, sw, dh, dw, t->adjustment_height(), t->adjustment_width());
+  const size_t groups = t->groups(), gic = t->group_input_channels();
+  const size_t goc = t->group_output_channels();
+  EMBER_NODE_CHECK(groups >= 1 && gic >= 1 && goc >= 1 && x.dims[3] == groups * gic &&
+                       out.dims[3] == groups * goc && out.dims[0] == x.dims[0],
+                   "channels: input %zu, output %zu for %zu groups of %zu -> %zu", x.dims[3],
+                   out.dims[3], groups, gic, goc);
+  EMBER_NODE_CHECK(w.dims[0] == groups * goc && w.dims[1] == kh && w.dims[2] == kw &&
+                       w.dims[3] == gic,
+                   "filter is [%zu, %zu, %zu, %zu], expected [%zu, %zu, %zu, %zu]", w.dims[0],
+                   w.dims[1], w.dims[2], w.dims[3], groups * goc, kh, kw, gic);
+  const size_t span_h = (x.dims[1] - 1) * sh + t->adjustment_height() + (kh - 1) * dh + 1;
+  const size_t span_w = (x.dims[2] - 1) * sw + t->adjustment_width() + (kw - 1) * dw + 1;
+  const size_t pad_h = size_t(t->padding_top()) + t->padding_bottom();
+  const size_t pad_w = size_t(t->padding_left()) + t->padding_right();
+  EMBER_NODE_CHECK(x.dims[1] >= 1 && x.dims[2] >= 1 && span_h > pad_h && span_w > pad_w &&
+                       out.dims[1] == span_h - pad_h && out.dims[2] == span_w - pad_w,
+                   "output %zux%zu does not follow from input %zux%zu", out.dims[1],
+                   out.dims[2], x.dims[1], x.dims[2]);
+  if (node.inputs[2] != kInvalidId) {
+    const Value& b = g.values[node.inputs[2]];
+    EMBER_NODE_CHECK(b.is_constant() && b.dtype == xnn_datatype_qcint32 &&
+                         b.numel == groups * goc,
+                     "bias must be a constant qcint32 vector of %zu", groups * goc);
+  }
+  return Error::Ok;
+}
+
+void run_deconv_qc8(const Graph& g, const Node& node, void* const* ptrs) {
+  const auto* t = node.fb->xnode_union_as_XNNConvTranspose2d();
+  const Value& x = g.values[node.inputs[0]];
+  const Value& w = g.values[node.inputs[1]];
+  const Value& out = g.values[node.output];
+  struct Ctx {
+    size_t ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl, groups, gic, goc;
+    const int8_t *x, *w;
+    const int32_t* bias;
+    const float* ws;
+    float sx, so;
+    int32_t zx, zo, qmin, qmax;
+    int8_t* out;
+  } c;
+  c.ih = x.dims[1];
+  c.iw = x.dims[2];
+  c.oh = out.dims[1];
+  c.ow = out.dims[2];
+  c.kh = t->kernel_height();
+  c.kw = t->kernel_width();
+  c.sh = t->subsampling_height();
+  c.sw = t->subsampling_width();
+  c.dh = t->dilation_height();
+  c.dw = t->dilation_width();
+  c.pt = t->padding_top();
+  c.pl = t->padding_left();
+  c.groups = t->groups();
+  c.gic = t->group_input_channels();
+  c.goc = t->group_output_channels();
+  c.x = static_cast<const int8_t*>(ptrs[node.inputs[0]]);
+  c.w = static_cast<const int8_t*>(w.data);
+  c.bias = node.inputs[2] != kInvalidId
+               ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
+               : nullptr;
+  c.ws = w.channel_scales;
+  c.sx = x.scale;
+  c.so = out.scale;
+  c.zx = x.zero_point;
+  c.zo = out.zero_point;
+  c.qmin = quantize_bound(node.output_min, out.scale, out.zero_point, -128);
+  c.qmax = quantize_bound(node.output_max, out.scale, out.zero_point, 127);
+  c.out = static_cast<int8_t*>(ptrs[node.output]);
+  // One task per output row (batch x OH).
+  parallel_for(x.dims[0] * c.oh, [&c](size_t row) {
+    const size_t n = row / c.oh, oy = row % c.oh;
+    const size_t in_c = c.groups * c.gic, out_c = c.groups * c.goc;
+    const int8_t* image = c.x + n * c.ih * c.iw * in_c;
+    int8_t* dst = c.out + row * c.ow * out_c;
+    for (size_t ox = 0; ox < c.ow; ++ox, dst += out_c) {
+      for (size_t oc = 0; oc < out_c; ++oc) {
+        const size_t grp = oc / c.goc;
+        int32_t acc = c.bias ? c.bias[oc] : 0;
+        for (size_t ky = 0; ky < c.kh; ++ky) {
+          // oy = iy * sh + ky * dh - pt: the input row is (oy + pt - ky * dh) / sh
+          // when that is a whole, non-negative number below ih.
+          const size_t ty = oy + c.pt;
+          if (ty < ky * c.dh || (ty - ky * c.dh) % c.sh != 0) continue;
+          const size_t iy = (ty - ky * c.dh) / c.sh;
+          if (iy >= c.ih) continue;
+          for (size_t kx = 0; kx < c.kw; ++kx) {
+            const size_t tx = ox + c.pl;
+            if (tx < kx * c.dw || (tx - kx * c.dw) % c.sw != 0) continue;
+            const size_t ix = (tx - kx * c.dw) / c.sw;
+            if (ix >= c.iw) continue;
+            const int8_t* xp = image + (iy * c.iw + ix) * in_c + grp * c.gic;
+            const int8_t* wp = c.w + ((oc * c.kh + ky) * c.kw + kx) * c.gic;
+            for (size_t ic = 0; ic < c.gic; ++ic) acc += (int32_t(xp[ic]) - c.zx) * wp[ic];
+          }
+        }
+        const float scaled = float(acc) * requant_scale(c.sx, c.ws[oc], c.so);
+        int32_t q = int32_t(std::nearbyint(scaled)) + c.zo;
+        dst[oc] = int8_t(q < c.qmin ? c.qmin : q > c.qmax ? c.qmax : q);
+      }
     }
   });
 }

@@ -421,6 +421,11 @@ def node_cases():
              quant=True, steps=0.5))
     add(Case("q_global_avgpool_4x4", bin_(lambda x, y: F.adaptive_avg_pool2d(x + y, 1)),
              [(r(1, 48, 4, 4), r(1, 48, 4, 4))], quant=True, steps=0.5))
+    # Transposed convolutions with int8 weights run natively (the 2022
+    # XNNPACK refuses them), with upstream's requantization: exact.
+    add(Case("q_conv_transpose", nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1,
+                                                     output_padding=1),
+             [(x4(),), (x4(),)], quant=True, steps=0.5))
     return c
 
 

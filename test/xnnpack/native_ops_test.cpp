@@ -652,6 +652,95 @@ TEST(NativeFullyConnected, MatchesReferenceForBothWeightLayouts) {
   EXPECT_FALSE(is_native_node(g.graph, g.graph.nodes[0]));
 }
 
+// int8 transposed convolution with per-channel weights (native: the 2022
+// XNNPACK refuses it): grouped, strided, dilated, asymmetric padding and an
+// output adjustment, against a scatter-form reference (every input pixel
+// and tap added where it lands), at 1 and 2 threads. A wrong output size
+// is refused at init. (q_conv_transpose.bpte checks the plain case against
+// upstream's runtime.)
+TEST(NativeQuant, TransposedConvolutionMatchesScatterReference) {
+  ThreadsGuard guard;
+  const size_t ih = 5, iw = 4, groups = 2, gic = 2, goc = 3, kh = 3, kw = 2;
+  const size_t sh = 2, sw = 1, dh = 1, dw = 2, pt = 1, pl = 0, pb = 0, pr = 1, adj_h = 1;
+  const size_t oh = (ih - 1) * sh + adj_h + (kh - 1) * dh + 1 - pt - pb;  // 11
+  const size_t ow = (iw - 1) * sw + (kw - 1) * dw + 1 - pl - pr;          // 5
+  const size_t in_c = groups * gic, out_c = groups * goc;
+  std::mt19937 rng(77);
+  std::uniform_int_distribution<int> byte(-128, 127);
+  std::vector<int8_t> x(ih * iw * in_c), w(out_c * kh * kw * gic);
+  for (int8_t& v : x) v = int8_t(byte(rng));
+  for (int8_t& v : w) v = int8_t(byte(rng));
+  std::vector<int32_t> bias(out_c);
+  for (size_t o = 0; o < out_c; ++o) bias[o] = int32_t(o * 997) - 2000;
+  std::vector<float> ws(out_c);
+  for (size_t o = 0; o < out_c; ++o) ws[o] = 0.002f + 0.0005f * float(o);
+  const float sx = 0.05f, so = 0.4f;
+  const int32_t zx = 3, zo = -2;
+  // Reference: scatter every (input pixel, tap) onto its output position.
+  std::vector<int64_t> acc(oh * ow * out_c);
+  for (size_t i = 0; i < oh * ow; ++i) {
+    for (size_t o = 0; o < out_c; ++o) acc[i * out_c + o] = bias[o];
+  }
+  for (size_t iy = 0; iy < ih; ++iy)
+    for (size_t ix = 0; ix < iw; ++ix)
+      for (size_t ky = 0; ky < kh; ++ky)
+        for (size_t kx = 0; kx < kw; ++kx) {
+          const long y = long(iy * sh + ky * dh) - long(pt);
+          const long xo = long(ix * sw + kx * dw) - long(pl);
+          if (y < 0 || xo < 0 || y >= long(oh) || xo >= long(ow)) continue;
+          for (size_t o = 0; o < out_c; ++o) {
+            const size_t grp = o / goc;
+            for (size_t c = 0; c < gic; ++c) {
+              acc[(size_t(y) * ow + size_t(xo)) * out_c + o] +=
+                  (int64_t(x[(iy * iw + ix) * in_c + grp * gic + c]) - zx) *
+                  w[((o * kh + ky) * kw + kx) * gic + c];
+            }
+          }
+        }
+  std::vector<int8_t> want(acc.size());
+  for (size_t i = 0; i < acc.size(); ++i) {
+    const size_t o = i % out_c;
+    const long q = std::lrint(float(acc[i]) * (sx * ws[o] / so)) + zo;
+    want[i] = int8_t(std::min(127L, std::max(-128L, q)));
+  }
+  for (size_t threads : {1, 2}) {
+    ASSERT_EQ(set_num_threads(threads), Error::Ok);
+    for (bool wrong_size : {false, true}) {
+      OneNodeGraph g;
+      g.add_value({1, ih, iw, in_c}, nullptr, xnn_datatype_qint8, 1);
+      g.add_value({out_c, kh, kw, gic}, w.data(), xnn_datatype_qcint8, 1);
+      g.add_value({out_c}, bias.data(), xnn_datatype_qcint32, 4);
+      g.add_value({1, oh + (wrong_size ? 1 : 0), ow, out_c}, nullptr, xnn_datatype_qint8, 1);
+      g.graph.values[0].scale = sx;
+      g.graph.values[0].zero_point = zx;
+      g.graph.values[1].channel_scales = ws.data();
+      g.graph.values[1].channel_dim = 0;
+      g.graph.values[3].scale = so;
+      g.graph.values[3].zero_point = zo;
+      g.finish(fb::XNodeUnion::XNNConvTranspose2d,
+               fb::Create_XNNNodeConv(g.fbb, pt, pr, pb, pl, kh, kw, sh, sw, dh, dw, gic, goc,
+                                      groups, adj_h, 0, 0, 1, 2, 3, 0)
+                   .Union());
+      ASSERT_TRUE(is_native_node(g.graph, g.graph.nodes[0]));
+      if (wrong_size) {
+        EXPECT_EQ(check_native_node(g.graph, g.graph.nodes[0]), Error::InvalidProgram);
+        continue;
+      }
+      std::vector<int8_t> out(want.size(), 0);
+      std::vector<void*> ptrs = {x.data(), nullptr, nullptr, out.data()};
+      g.run(ptrs);
+      size_t bad = 0;
+      for (size_t i = 0; i < want.size(); ++i) {
+        if (out[i] != want[i] && bad++ < 5) {
+          ADD_FAILURE() << "element " << i << ": " << int(out[i]) << ", expected "
+                        << int(want[i]) << " (" << threads << " threads)";
+        }
+      }
+      EXPECT_EQ(bad, 0u);
+    }
+  }
+}
+
 // A weight matrix the input does not fit is refused at init.
 TEST(NativeFullyConnected, MismatchedInputIsRefused) {
   if (native_conv_disabled()) GTEST_SKIP() << "EMBER_XNNPACK_NATIVE_CONV=0";
