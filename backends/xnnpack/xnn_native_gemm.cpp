@@ -341,26 +341,27 @@ void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, 
   pack_panels(k, n, packed, isa, [&](size_t p, size_t q) { return b[p * ldb + q]; });
 }
 
-// B given transposed: each of a panel's columns is a contiguous run of a
-// row of bt, read front to back and written down the panel (which stays
-// in L1), instead of gathering one float from each of nr rows per step.
+// B given transposed: each panel is a 2-D transpose of nr rows of bt
+// (tiled, in registers), zero columns past n. Panels are packed in
+// parallel (this runs at load, on the delegate's pool).
 void pack_gemm_bt(size_t k, size_t n, const float* bt, size_t ldbt, float* packed, Isa isa) {
-  const size_t nr = gemm_panel_width(isa);
-  const size_t width = (n + nr - 1) / nr * nr;
-  for (size_t k0 = 0; k0 < k; k0 += kKc) {
-    const size_t kc = std::min(kKc, k - k0);
-    for (size_t j = 0; j < n; j += nr) {
-      float* panel = packed + k0 * width + j * kc;
-      const size_t cols = std::min(nr, n - j);
-      for (size_t q = 0; q < cols; ++q) {
-        const float* src = bt + (j + q) * ldbt + k0;
-        for (size_t p = 0; p < kc; ++p) panel[p * nr + q] = src[p];
-      }
-      for (size_t q = cols; q < nr; ++q) {
-        for (size_t p = 0; p < kc; ++p) panel[p * nr + q] = 0.0f;
-      }
+  struct Ctx {
+    size_t k, n, ldbt, nr, width, panels;
+    const float* bt;
+    float* packed;
+  } c{k, n, ldbt, gemm_panel_width(isa), 0, 0, bt, packed};
+  c.width = (n + c.nr - 1) / c.nr * c.nr;
+  c.panels = c.width / c.nr;
+  const size_t chunks = (k + kKc - 1) / kKc;
+  parallel_for(chunks * c.panels, [&c](size_t task) {
+    const size_t k0 = task / c.panels * kKc, j = task % c.panels * c.nr;
+    const size_t kc = std::min(kKc, c.k - k0), cols = std::min(c.nr, c.n - j);
+    float* panel = c.packed + k0 * c.width + j * kc;
+    transpose_2d_f32(kc, cols, c.bt + j * c.ldbt + k0, c.ldbt, panel, c.nr);
+    for (size_t p = 0; cols < c.nr && p < kc; ++p) {
+      for (size_t q = cols; q < c.nr; ++q) panel[p * c.nr + q] = 0.0f;
     }
-  }
+  });
 }
 
 void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,

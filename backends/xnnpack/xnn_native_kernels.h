@@ -105,6 +105,11 @@ void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, floa
 void transpose(size_t element_size, size_t rank, const size_t* in_dims, const size_t* perm,
                const void* in, void* out);
 
+// dst[i * ds + j] = src[i + j * ss] for i < ni, j < nj, fp32, on the
+// calling thread (the same tiled kernel as transpose()).
+void transpose_2d_f32(size_t ni, size_t nj, const float* src, size_t ss, float* dst,
+                      size_t ds);
+
 // ------------------------------------------------------------ elementwise fp32
 
 // erf with an absolute error below 1e-7 (rational and exp-based

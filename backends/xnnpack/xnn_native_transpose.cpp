@@ -297,4 +297,10 @@ void transpose(size_t es, size_t rank, const size_t* in_dims, const size_t* perm
   }
 }
 
+void transpose_2d_f32(size_t ni, size_t nj, const float* src, size_t ss, float* dst,
+                      size_t ds) {
+  static const Transpose2dFn fn = transpose_2d_kernel<float>();
+  fn(Transpose2d{ni, nj, src, ss, dst, ds});
+}
+
 }  // namespace ember::xnnpack
