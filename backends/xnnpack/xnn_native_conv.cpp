@@ -20,6 +20,7 @@ namespace {
 
 constexpr size_t kMaxBlockRows = 128;
 constexpr size_t kBlockFloats = size_t(1) << 18;  // 1 MiB of im2col per worker at most
+constexpr size_t kInlineMacs = size_t(1) << 16;
 
 size_t depth(const Conv2dShape& s) { return s.kernel_h * s.kernel_w * s.in_c; }
 
@@ -175,7 +176,11 @@ void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, floa
   // panels, so that every thread has work. Only the partition changes.
   const size_t nr = gemm_panel_width(isa);
   const size_t panels = (s.out_c + nr - 1) / nr;
-  const size_t threads = std::max<size_t>(std::min(num_threads(), slots), 1);
+  // A product this small (a squeeze-and-excitation block's) stays on the
+  // calling thread: waking the pool would cost more than the work.
+  const bool inline_only = bl.pixels * s.out_c * k < kInlineMacs;
+  const size_t threads =
+      inline_only ? 1 : std::max<size_t>(std::min(num_threads(), slots), 1);
   size_t groups = 1;
   if (threads > 1 && bl.blocks < 2 * threads) {
     groups = std::min(panels, (2 * threads + bl.blocks - 1) / bl.blocks);
@@ -228,6 +233,11 @@ void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, floa
   // (contiguous chunks, idle threads steal from the end); the others run
   // one run of tasks per workspace slot, and a worker that takes the next
   // column range of the block it just copied skips the copy.
+  if (inline_only) {
+    size_t have = SIZE_MAX;
+    for (size_t t = 0; t < c.tasks; ++t) conv_task(c, t, c.in_place ? nullptr : workspace, &have);
+    return;
+  }
   if (c.in_place) {
     parallel_for(c.tasks, [&c](size_t t) {
       size_t have = SIZE_MAX;

@@ -15,6 +15,7 @@ namespace {
 
 constexpr size_t kRowsPerTask = 64;
 constexpr size_t kRowGroup = 4;
+constexpr size_t kInlineMacs = size_t(1) << 16;
 
 struct GemvArgs {
   size_t n, k;
@@ -94,8 +95,14 @@ void gemv_f32(size_t n, size_t k, const float* x, const float* w, const float* b
   if (isa == Isa::kAvx2) c.fn = gemv_avx2;
 #endif
   (void)isa;
-  parallel_for((n + kRowsPerTask - 1) / kRowsPerTask,
-               [&c](size_t task) { c.fn(c.a, task); });
+  // Small products (a squeeze-and-excitation block's) stay on the calling
+  // thread: waking the pool would cost more than the work.
+  const size_t tasks = n * k < kInlineMacs ? 1 : (n + kRowsPerTask - 1) / kRowsPerTask;
+  if (tasks == 1) {
+    for (size_t t = 0; t * kRowsPerTask < n; ++t) c.fn(c.a, t);
+    return;
+  }
+  parallel_for(tasks, [&c](size_t task) { c.fn(c.a, task); });
 }
 
 }  // namespace ember::xnnpack

@@ -265,24 +265,30 @@ bool is_native_fc_f32(const Graph& g, const Node& node) {
   return (fc_transposes_weights(node) ? w.dims[0] : w.dims[1]) >= 128;
 }
 
-// One row of input against [n, k] weights: a matrix-vector product on
-// the weights in place (gemv_f32), so nothing is packed at load.
-bool fc_is_gemv(const Graph& g, const Node& node) {
-  if (node.type != T::XNNFullyConnected || is_qc8_fc(g, node) || fc_transposes_weights(node)) {
-    return false;
+// One row of input against [n, k] weights (a fully connected layer over
+// one row, or a 1x1 convolution over one pixel, such as a squeeze-and-
+// excitation block's): a matrix-vector product on the weights in place
+// (gemv_f32), so nothing is packed at load. Called for nodes that already
+// run natively.
+bool is_gemv_node(const Graph& g, const Node& node) {
+  const Value& x = g.values[node.inputs[0]];
+  const Value& w = g.values[node.inputs[1]];
+  const Value& out = g.values[node.output];
+  if (node.type == T::XNNFullyConnected) {
+    return !is_qc8_fc(g, node) && !fc_transposes_weights(node) && x.numel == w.dims[1];
   }
-  const size_t k = g.values[node.inputs[1]].dims[1];
-  return g.values[node.inputs[0]].numel == k;
+  return node.type == T::XNNConv2d && w.num_dims == 4 && w.dims[1] == 1 && w.dims[2] == 1 &&
+         x.numel == w.dims[3] && out.numel == w.dims[0];
 }
 
-void run_fc_gemv(const Graph& g, const Node& node, void* const* ptrs) {
-  const Value& w = g.values[node.inputs[1]];
+void run_gemv_node(const Graph& g, const Node& node, void* const* ptrs) {
   const float* bias = node.inputs[2] != kInvalidId
                           ? static_cast<const float*>(g.values[node.inputs[2]].data)
                           : nullptr;
-  gemv_f32(w.dims[0], w.dims[1], static_cast<const float*>(ptrs[node.inputs[0]]),
-           static_cast<const float*>(w.data), bias, node.output_min, node.output_max,
-           static_cast<float*>(ptrs[node.output]));
+  gemv_f32(g.values[node.output].numel, g.values[node.inputs[0]].numel,
+           static_cast<const float*>(ptrs[node.inputs[0]]),
+           static_cast<const float*>(g.values[node.inputs[1]].data), bias, node.output_min,
+           node.output_max, static_cast<float*>(ptrs[node.output]));
 }
 
 Error check_fc_f32(const Graph& g, const Node& node) {
@@ -477,8 +483,9 @@ Error check_native_node(const Graph& g, const Node& node) {
 }
 
 size_t native_scratch_bytes(const Graph& g, const Node& node) {
-  if (node.type == T::XNNConv2d ||
-      (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node) && !fc_is_gemv(g, node))) {
+  if ((node.type == T::XNNConv2d ||
+       (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node))) &&
+      !is_gemv_node(g, node)) {
     return conv_scratch_bytes(g, node);
   }
   if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
@@ -488,8 +495,9 @@ size_t native_scratch_bytes(const Graph& g, const Node& node) {
 }
 
 void prepare_native_node(const Graph& g, const Node& node, void* scratch) {
-  if (node.type == T::XNNConv2d ||
-      (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node) && !fc_is_gemv(g, node))) {
+  if ((node.type == T::XNNConv2d ||
+       (node.type == T::XNNFullyConnected && !is_qc8_fc(g, node))) &&
+      !is_gemv_node(g, node)) {
     return prepare_conv(g, node, scratch);
   }
   if (node.type == T::XNNBatchMatrixMultiply && bmm_transposes_b(node)) {
@@ -514,9 +522,11 @@ void run_native_node(const Graph& g, const Node& node, void* const* ptrs, void* 
     case T::XNNBatchMatrixMultiply: run_bmm(g, node, ptrs, scratch); return;
     case T::XNNFullyConnected:
       if (is_qc8_fc(g, node)) return run_fc_qc8(g, node, ptrs);
-      if (fc_is_gemv(g, node)) return run_fc_gemv(g, node, ptrs);
+      if (is_gemv_node(g, node)) return run_gemv_node(g, node, ptrs);
       return run_conv(g, node, ptrs, scratch);
-    case T::XNNConv2d: run_conv(g, node, ptrs, scratch); return;
+    case T::XNNConv2d:
+      if (is_gemv_node(g, node)) return run_gemv_node(g, node, ptrs);
+      return run_conv(g, node, ptrs, scratch);
     case T::XNNGlobalAvgPooling2d: run_global_avg_pool_qs8(g, node, ptrs); return;
     case T::XNNConvTranspose2d: run_deconv_qc8(g, node, ptrs); return;
     case T::XNNCopy:

@@ -201,6 +201,25 @@ TEST(Reductions, BoolBytesOtherThanOneAreTrue) {
   EXPECT_EQ(out_bytes[0], 1) << "a sorted Bool is stored as 0 or 1";
 }
 
+// No element, no work: a shape such as [2^31 - 1, 0, 2^31 - 1] (a hostile
+// program's; the bundled-program fuzzer found [117440514, 0, 9] taking
+// seconds in cumsum) must not walk the outer positions. With the old code
+// this test runs for hours.
+TEST(Reductions, EmptyTensorsWithHugeDimsDoNoWork) {
+  const SizesType big = 2147483647;
+  auto x = empty(ScalarType::Float, {big, 0, big});
+  auto y = empty(ScalarType::Float, {big, 0, big});
+  ASSERT_EQ(call_kernel("aten::cumsum.out", {*x, int64_t(1), Arg::none(), *y, *y}), Error::Ok)
+      << last_error_message();
+  ASSERT_EQ(call_kernel("aten::_softmax.out", {*x, int64_t(1), false, *y, *y}), Error::Ok)
+      << last_error_message();
+  ASSERT_EQ(call_kernel("aten::_log_softmax.out", {*x, int64_t(1), false, *y, *y}), Error::Ok)
+      << last_error_message();
+  auto idx = empty(ScalarType::Long, {big, 0});
+  ASSERT_EQ(call_kernel("aten::argmax.out", {*x, int64_t(2), false, *idx, *idx}), Error::Ok)
+      << last_error_message();
+}
+
 TEST(Reductions, OverloadsTheExporterDecomposes) {
   // var.out (the exporter emits var.correction_out) and all.* (it emits
   // logical_not + any); upstream registers var.out, PyTorch all three.

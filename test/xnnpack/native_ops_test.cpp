@@ -308,6 +308,9 @@ const std::vector<ConvCase>& conv_cases() {
       {1, 28, 28, 24, 144, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, 0.0f, 6.0f},
       {1, 20, 20, 16, 16, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, false, -inf, inf},  // one narrow panel
       {1, 7, 7, 300, 40, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, -inf, inf},   // in place, k > 256
+      // One pixel (squeeze-and-excitation): the node runs as a gemv
+      {1, 1, 1, 72, 24, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, 0.0f, 6.0f},
+      {1, 1, 1, 576, 300, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, false, -inf, inf},
   };
   return cases;
 }

@@ -70,6 +70,11 @@ bool dim_prologue(KernelArgs& a, Tensor self, Optional<int64_t> dim,
     return a.fail(Error::InvalidArgument,
                   "cannot reduce over a zero-size dim (no identity)");
   }
+  // No element, so no output element either: no work. (Without this, a
+  // hostile shape such as [117440514, 0, 9] walks every outer position.)
+  if (self.numel() == 0) {
+    split->outer = 0;
+  }
   for (size_t i = 0; i < count; ++i) {
     if (!resize_out(a, outs[i], shape.span())) {
       return false;
