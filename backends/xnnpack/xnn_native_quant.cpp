@@ -18,14 +18,43 @@ bool is_qc8_fc(const Graph& g, const Node& node) {
          g.values[node.inputs[1]].dtype == xnn_datatype_qcint8;
 }
 
-// Per-channel requantization scale, in fp32 and in upstream XNNPACK's order
-// (input scale times kernel scale, then over the output scale): a scale one
-// ulp off rounds an exact half the other way.
-inline float requant_scale(float sx, float ws, float so) { return sx * ws / so; }
+int32_t quantize_bound(float v, float scale, int32_t zp, int32_t fallback) {
+  if (!std::isfinite(v)) return fallback;
+  const float q = std::nearbyint(v / scale) + float(zp);
+  return q < -128.0f ? -128 : q > 127.0f ? 127 : int32_t(q);
+}
+
+namespace {
+
+// An int32 accumulator of (x - zx) * w products to the int8 output, per
+// output channel, as upstream's qc8 kernels do: scale in fp32, computed in
+// upstream XNNPACK's order (input scale times kernel scale, then over the
+// output scale: one ulp off rounds an exact half the other way), rounded to
+// nearest even, then offset by the output zero point and clamped to the
+// node's output range.
+struct Requant {
+  float sx = 1.0f, so = 1.0f;
+  int32_t zo = 0, qmin = -128, qmax = 127;
+
+  void init(const Value& x, const Value& out, const Node& node) {
+    sx = x.scale;
+    so = out.scale;
+    zo = out.zero_point;
+    qmin = quantize_bound(node.output_min, out.scale, out.zero_point, -128);
+    qmax = quantize_bound(node.output_max, out.scale, out.zero_point, 127);
+  }
+
+  int8_t operator()(int32_t acc, float channel_scale) const {
+    const float scaled = float(acc) * (sx * channel_scale / so);
+    const int32_t q = int32_t(std::nearbyint(scaled)) + zo;
+    return int8_t(q < qmin ? qmin : q > qmax ? qmax : q);
+  }
+};
+
+}  // namespace
 
 // int8 fully connected, per-channel weights: acc = bias[n] + sum_k (x - zx)
-// * w[n][k], requantized with scale sx * ws[n] / so, rounded to nearest
-// even, then offset by zo and clamped (as upstream's qc8 GEMMs).
+// * w[n][k], requantized (Requant).
 Error check_fc_qc8(const Graph& g, const Node& node) {
   const Value& x = g.values[node.inputs[0]];
   const Value& w = g.values[node.inputs[1]];
@@ -48,11 +77,6 @@ Error check_fc_qc8(const Graph& g, const Node& node) {
   return Error::Ok;
 }
 
-int32_t quantize_bound(float v, float scale, int32_t zp, int32_t fallback) {
-  if (!std::isfinite(v)) return fallback;
-  const float q = std::nearbyint(v / scale) + float(zp);
-  return q < -128.0f ? -128 : q > 127.0f ? 127 : int32_t(q);
-}
 
 void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
   const Value& x = g.values[node.inputs[0]];
@@ -64,10 +88,11 @@ void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
     const int8_t *x, *w;
     const int32_t* bias;
     const float* ws;
-    float sx, so;
-    int32_t zx, zo, qmin, qmax;
+    int32_t zx;
+    Requant requant;
     int8_t* out;
   } c;
+  c.requant.init(x, out, node);
   c.tw = node.fb->xnode_union_as_XNNFullyConnected()->flags() & XNN_FLAG_TRANSPOSE_WEIGHTS;
   c.n = c.tw ? w.dims[1] : w.dims[0];
   c.k = c.tw ? w.dims[0] : w.dims[1];
@@ -77,12 +102,7 @@ void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
                ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
                : nullptr;
   c.ws = w.channel_scales;
-  c.sx = x.scale;
-  c.so = out.scale;
   c.zx = x.zero_point;
-  c.zo = out.zero_point;
-  c.qmin = quantize_bound(node.output_min, out.scale, out.zero_point, -128);
-  c.qmax = quantize_bound(node.output_max, out.scale, out.zero_point, 127);
   c.out = static_cast<int8_t*>(ptrs[node.output]);
   parallel_for(x.numel / c.k, [&c](size_t m) {
     const int8_t* xr = c.x + m * c.k;
@@ -94,10 +114,7 @@ void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
         const int8_t* wr = c.w + j * c.k;
         for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - c.zx) * int32_t(wr[p]);
       }
-      const float scaled = float(acc) * requant_scale(c.sx, c.ws[j], c.so);
-      int32_t q = int32_t(std::nearbyint(scaled)) + c.zo;
-      q = q < c.qmin ? c.qmin : q > c.qmax ? c.qmax : q;
-      c.out[m * c.n + j] = int8_t(q);
+      c.out[m * c.n + j] = c.requant(acc, c.ws[j]);
     }
   });
 }
@@ -175,10 +192,11 @@ void run_deconv_qc8(const Graph& g, const Node& node, void* const* ptrs) {
     const int8_t *x, *w;
     const int32_t* bias;
     const float* ws;
-    float sx, so;
-    int32_t zx, zo, qmin, qmax;
+    int32_t zx;
+    Requant requant;
     int8_t* out;
   } c;
+  c.requant.init(x, out, node);
   c.ih = x.dims[1];
   c.iw = x.dims[2];
   c.oh = out.dims[1];
@@ -200,12 +218,7 @@ void run_deconv_qc8(const Graph& g, const Node& node, void* const* ptrs) {
                ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
                : nullptr;
   c.ws = w.channel_scales;
-  c.sx = x.scale;
-  c.so = out.scale;
   c.zx = x.zero_point;
-  c.zo = out.zero_point;
-  c.qmin = quantize_bound(node.output_min, out.scale, out.zero_point, -128);
-  c.qmax = quantize_bound(node.output_max, out.scale, out.zero_point, 127);
   c.out = static_cast<int8_t*>(ptrs[node.output]);
   // One task per output row (batch x OH).
   parallel_for(x.dims[0] * c.oh, [&c](size_t row) {
@@ -234,9 +247,7 @@ void run_deconv_qc8(const Graph& g, const Node& node, void* const* ptrs) {
             for (size_t ic = 0; ic < c.gic; ++ic) acc += (int32_t(xp[ic]) - c.zx) * wp[ic];
           }
         }
-        const float scaled = float(acc) * requant_scale(c.sx, c.ws[oc], c.so);
-        int32_t q = int32_t(std::nearbyint(scaled)) + c.zo;
-        dst[oc] = int8_t(q < c.qmin ? c.qmin : q > c.qmax ? c.qmax : q);
+        dst[oc] = c.requant(acc, c.ws[oc]);
       }
     }
   });
