@@ -277,8 +277,12 @@ bool is_gemv_node(const Graph& g, const Node& node) {
   if (node.type == T::XNNFullyConnected) {
     return !is_qc8_fc(g, node) && !fc_transposes_weights(node) && x.numel == w.dims[1];
   }
-  return node.type == T::XNNConv2d && w.num_dims == 4 && w.dims[1] == 1 && w.dims[2] == 1 &&
-         x.numel == w.dims[3] && out.numel == w.dims[0];
+  if (node.type != T::XNNConv2d) return false;
+  // One input and one output pixel; without top/left padding the output
+  // pixel reads the input one (with it, padding).
+  const auto* t = node.fb->xnode_union_as_XNNConv2d();
+  return w.num_dims == 4 && w.dims[1] == 1 && w.dims[2] == 1 && x.numel == w.dims[3] &&
+         out.numel == w.dims[0] && t->padding_top() == 0 && t->padding_left() == 0;
 }
 
 void run_gemv_node(const Graph& g, const Node& node, void* const* ptrs) {

@@ -311,6 +311,8 @@ const std::vector<ConvCase>& conv_cases() {
       // One pixel (squeeze-and-excitation): the node runs as a gemv
       {1, 1, 1, 72, 24, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, true, 0.0f, 6.0f},
       {1, 1, 1, 576, 300, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, false, -inf, inf},
+      // One pixel in and out, but it is padding (stride 3): bias only, no gemv
+      {1, 1, 1, 16, 8, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1, true, -inf, inf},
   };
   return cases;
 }
