@@ -8,6 +8,11 @@
 // multiply-adds. Tiles at the right edge copy their B columns into a
 // zero-padded panel; tiles at the bottom edge repeat the last row and
 // store only the valid ones.
+//
+// With B packed (gemm_f32_packed): a right-edge panel no wider than one
+// vector less than NR runs the narrower tile, and a shallow B that fits
+// in L1 (k x n <= 8192 floats, the early 1x1 convolutions) is swept whole
+// by each row tile so the output is written front to back.
 #include <algorithm>
 
 #include "backends/xnnpack/xnn_native_kernels.h"

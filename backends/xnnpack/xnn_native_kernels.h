@@ -90,9 +90,10 @@ void conv2d_pack_weights_io(const Conv2dShape& s, const float* io, const float* 
 // Floats of im2col workspace for `slots` concurrent workers.
 size_t conv2d_workspace_floats(const Conv2dShape& s, size_t slots);
 // Spreads pixel blocks (and, when there are few, column ranges) over at
-// most `slots` workers, each with its own part of `workspace`. The
-// blocking depends on the shape only, so the bits do not depend on the
-// thread count or on `slots`.
+// most `slots` workers, each with its own part of `workspace`, each
+// worker on a contiguous range of pixels; products under 64K multiply-adds
+// stay on the calling thread. The blocking depends on the shape only, so
+// the bits do not depend on the thread count or on `slots`.
 void conv2d_f32(const Conv2dShape& s, const float* in, const float* packed, float* out,
                 float* workspace, size_t slots, Isa isa = best_isa());
 
