@@ -20,7 +20,6 @@ namespace {
 
 constexpr size_t kMaxBlockRows = 128;
 constexpr size_t kBlockFloats = size_t(1) << 18;  // 1 MiB of im2col per worker at most
-constexpr size_t kInlineMacs = size_t(1) << 16;
 
 size_t depth(const Conv2dShape& s) { return s.kernel_h * s.kernel_w * s.in_c; }
 

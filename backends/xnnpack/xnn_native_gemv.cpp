@@ -15,7 +15,6 @@ namespace {
 
 constexpr size_t kRowsPerTask = 64;
 constexpr size_t kRowGroup = 4;
-constexpr size_t kInlineMacs = size_t(1) << 16;
 
 struct GemvArgs {
   size_t n, k;

@@ -16,6 +16,10 @@
 
 namespace ember::xnnpack {
 
+// Products with fewer multiply-adds than this run on the calling thread:
+// waking the pool would cost more than the work (gemv_f32, conv2d_f32).
+constexpr size_t kInlineMacs = size_t(1) << 16;
+
 // ------------------------------------------------------------ matmul
 
 // out[i] = a[i] x b[i] for every index i of the batch dims, fp32,

@@ -311,18 +311,9 @@ Error check_fc_f32(const Graph& g, const Node& node) {
   return Error::Ok;
 }
 
-Conv2dShape conv_shape(const Graph& g, const Node& node) {
-  if (node.type == T::XNNFullyConnected) {
-    const Value& w = g.values[node.inputs[1]];
-    Conv2dShape s;
-    s.out_c = fc_transposes_weights(node) ? w.dims[1] : w.dims[0];
-    s.in_c = fc_transposes_weights(node) ? w.dims[0] : w.dims[1];
-    s.in_h = s.out_h = g.values[node.output].numel / s.out_c;
-    s.in_w = s.out_w = 1;
-    s.out_min = node.output_min;
-    s.out_max = node.output_max;
-    return s;
-  }
+}  // namespace
+
+Conv2dShape conv_node_shape(const Graph& g, const Node& node) {
   const auto* t = static_cast<const fb::_XNNNodeConv*>(node.fb->xnode_union());
   const Value& in = g.values[node.inputs[0]];
   const Value& out = g.values[node.output];
@@ -347,6 +338,35 @@ Conv2dShape conv_shape(const Graph& g, const Node& node) {
   return s;
 }
 
+Error check_conv_window(const Node& node) {
+  const auto* t = static_cast<const fb::_XNNNodeConv*>(node.fb->xnode_union());
+  const size_t kh = t->kernel_height(), kw = t->kernel_width();
+  const size_t sh = t->subsampling_height(), sw = t->subsampling_width();
+  const size_t dh = t->dilation_height(), dw = t->dilation_width();
+  EMBER_NODE_CHECK(kh >= 1 && kw >= 1 && sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1 &&
+                       kh <= 1024 && kw <= 1024 && sh <= 1024 && sw <= 1024 && dh <= 1024 &&
+                       dw <= 1024,
+                   "kernel %zux%zu, stride %zux%zu, dilation %zux%zu", kh, kw, sh, sw, dh, dw);
+  return Error::Ok;
+}
+
+namespace {
+
+Conv2dShape conv_shape(const Graph& g, const Node& node) {
+  if (node.type == T::XNNFullyConnected) {
+    const Value& w = g.values[node.inputs[1]];
+    Conv2dShape s;
+    s.out_c = fc_transposes_weights(node) ? w.dims[1] : w.dims[0];
+    s.in_c = fc_transposes_weights(node) ? w.dims[0] : w.dims[1];
+    s.in_h = s.out_h = g.values[node.output].numel / s.out_c;
+    s.in_w = s.out_w = 1;
+    s.out_min = node.output_min;
+    s.out_max = node.output_max;
+    return s;
+  }
+  return conv_node_shape(g, node);
+}
+
 Error check_conv(const Graph& g, const Node& node) {
   const auto* t = static_cast<const fb::_XNNNodeConv*>(node.fb->xnode_union());
   const Value& in = g.values[node.inputs[0]];
@@ -355,13 +375,10 @@ Error check_conv(const Graph& g, const Node& node) {
   EMBER_NODE_CHECK(in.num_dims == 4 && out.num_dims == 4 && w.num_dims == 4,
                    "input, filter and output must be 4-D (ranks %zu, %zu, %zu)", in.num_dims,
                    w.num_dims, out.num_dims);
+  EMBER_RETURN_IF_ERROR(check_conv_window(node));
   const size_t kh = t->kernel_height(), kw = t->kernel_width();
   const size_t sh = t->subsampling_height(), sw = t->subsampling_width();
   const size_t dh = t->dilation_height(), dw = t->dilation_width();
-  EMBER_NODE_CHECK(kh >= 1 && kw >= 1 && sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1 &&
-                       kh <= 1024 && kw <= 1024 && sh <= 1024 && sw <= 1024 && dh <= 1024 &&
-                       dw <= 1024,
-                   "kernel %zux%zu, stride %zux%zu, dilation %zux%zu", kh, kw, sh, sw, dh, dw);
   const size_t cin = t->group_input_channels(), cout = t->group_output_channels();
   EMBER_NODE_CHECK(in.dims[3] == cin && out.dims[3] == cout && out.dims[0] == in.dims[0],
                    "channels: input %zu (node says %zu), output %zu (node says %zu)",

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "backends/xnnpack/xnn_graph.h"
+#include "backends/xnnpack/xnn_native_kernels.h"
 
 namespace ember::xnnpack {
 
@@ -42,5 +43,12 @@ void prepare_native_node(const Graph& graph, const Node& node, void* scratch);
 // `ptrs[v]` is the data of value v (constants included); `scratch` as
 // above (null when native_scratch_bytes() is 0).
 void run_native_node(const Graph& graph, const Node& node, void* const* ptrs, void* scratch);
+
+// Shared by the fp32 and int8 convolution steps: the geometry of an
+// XNNConv2d or XNNConvTranspose2d node (NHWC input and output dims, kernel,
+// stride, dilation, top/left padding, the node's clamp), and the init check
+// that its kernel, stride and dilation are each 1 to 1024.
+Conv2dShape conv_node_shape(const Graph& graph, const Node& node);
+Error check_conv_window(const Node& node);
 
 }  // namespace ember::xnnpack

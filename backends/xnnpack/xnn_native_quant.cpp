@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdint>
 
+#include "backends/xnnpack/xnn_native_ops.h"
 #include "backends/xnnpack/xnn_node_check.h"
 #include "runtime/platform/threadpool.h"
 #include "schema/xnnpack_graph_generated.h"
@@ -18,13 +19,15 @@ bool is_qc8_fc(const Graph& g, const Node& node) {
          g.values[node.inputs[1]].dtype == xnn_datatype_qcint8;
 }
 
+namespace {
+
+// The int8 value nearest to `v` in (scale, zp), clamped to [-128, 127];
+// `fallback` when v is infinite (an unbounded clamp).
 int32_t quantize_bound(float v, float scale, int32_t zp, int32_t fallback) {
   if (!std::isfinite(v)) return fallback;
   const float q = std::nearbyint(v / scale) + float(zp);
   return q < -128.0f ? -128 : q > 127.0f ? 127 : int32_t(q);
 }
-
-namespace {
 
 // An int32 accumulator of (x - zx) * w products to the int8 output, per
 // output channel, as upstream's qc8 kernels do: scale in fp32, computed in
@@ -48,6 +51,32 @@ struct Requant {
     const float scaled = float(acc) * (sx * channel_scale / so);
     const int32_t q = int32_t(std::nearbyint(scaled)) + zo;
     return int8_t(q < qmin ? qmin : q > qmax ? qmax : q);
+  }
+};
+
+// What both per-channel int8 steps read: input, constant weights and their
+// scales, int32 bias (or none), output, and the requantization.
+struct Qc8Operands {
+  const int8_t* x = nullptr;
+  const int8_t* w = nullptr;
+  const int32_t* bias = nullptr;
+  const float* ws = nullptr;
+  int32_t zx = 0;
+  Requant requant;
+  int8_t* out = nullptr;
+
+  void init(const Graph& g, const Node& node, void* const* ptrs) {
+    const Value& x_value = g.values[node.inputs[0]];
+    const Value& w_value = g.values[node.inputs[1]];
+    x = static_cast<const int8_t*>(ptrs[node.inputs[0]]);
+    w = static_cast<const int8_t*>(w_value.data);
+    bias = node.inputs[2] != kInvalidId
+               ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
+               : nullptr;
+    ws = w_value.channel_scales;
+    zx = x_value.zero_point;
+    requant.init(x_value, g.values[node.output], node);
+    out = static_cast<int8_t*>(ptrs[node.output]);
   }
 };
 
@@ -77,44 +106,29 @@ Error check_fc_qc8(const Graph& g, const Node& node) {
   return Error::Ok;
 }
 
-
 void run_fc_qc8(const Graph& g, const Node& node, void* const* ptrs) {
-  const Value& x = g.values[node.inputs[0]];
   const Value& w = g.values[node.inputs[1]];
-  const Value& out = g.values[node.output];
   struct Ctx {
     size_t n, k;
     bool tw;
-    const int8_t *x, *w;
-    const int32_t* bias;
-    const float* ws;
-    int32_t zx;
-    Requant requant;
-    int8_t* out;
+    Qc8Operands q;
   } c;
-  c.requant.init(x, out, node);
+  c.q.init(g, node, ptrs);
   c.tw = node.fb->xnode_union_as_XNNFullyConnected()->flags() & XNN_FLAG_TRANSPOSE_WEIGHTS;
   c.n = c.tw ? w.dims[1] : w.dims[0];
   c.k = c.tw ? w.dims[0] : w.dims[1];
-  c.x = static_cast<const int8_t*>(ptrs[node.inputs[0]]);
-  c.w = static_cast<const int8_t*>(w.data);
-  c.bias = node.inputs[2] != kInvalidId
-               ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
-               : nullptr;
-  c.ws = w.channel_scales;
-  c.zx = x.zero_point;
-  c.out = static_cast<int8_t*>(ptrs[node.output]);
-  parallel_for(x.numel / c.k, [&c](size_t m) {
-    const int8_t* xr = c.x + m * c.k;
+  parallel_for(g.values[node.inputs[0]].numel / c.k, [&c](size_t m) {
+    const Qc8Operands& q = c.q;
+    const int8_t* xr = q.x + m * c.k;
     for (size_t j = 0; j < c.n; ++j) {
-      int32_t acc = c.bias ? c.bias[j] : 0;
+      int32_t acc = q.bias ? q.bias[j] : 0;
       if (c.tw) {
-        for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - c.zx) * c.w[p * c.n + j];
+        for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - q.zx) * q.w[p * c.n + j];
       } else {
-        const int8_t* wr = c.w + j * c.k;
-        for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - c.zx) * int32_t(wr[p]);
+        const int8_t* wr = q.w + j * c.k;
+        for (size_t p = 0; p < c.k; ++p) acc += (int32_t(xr[p]) - q.zx) * int32_t(wr[p]);
       }
-      c.out[m * c.n + j] = c.requant(acc, c.ws[j]);
+      q.out[m * c.n + j] = q.requant(acc, q.ws[j]);
     }
   });
 }
@@ -147,14 +161,13 @@ Error check_deconv_qc8(const Graph& g, const Node& node) {
   EMBER_NODE_CHECK(x.num_dims == 4 && w.num_dims == 4 && out.num_dims == 4,
                    "input, filter and output must be 4-D (ranks %zu, %zu, %zu)", x.num_dims,
                    w.num_dims, out.num_dims);
+  EMBER_RETURN_IF_ERROR(check_conv_window(node));
   const size_t kh = t->kernel_height(), kw = t->kernel_width();
   const size_t sh = t->subsampling_height(), sw = t->subsampling_width();
   const size_t dh = t->dilation_height(), dw = t->dilation_width();
-  EMBER_NODE_CHECK(kh >= 1 && kw >= 1 && sh >= 1 && sw >= 1 && dh >= 1 && dw >= 1 &&
-                       kh <= 1024 && kw <= 1024 && sh <= 1024 && sw <= 1024 && dh <= 1024 &&
-                       dw <= 1024 && t->adjustment_height() < sh && t->adjustment_width() < sw,
-                   "kernel %zux%zu, stride %zux%zu, dilation %zux%zu, adjustment %ux%u", kh, kw,
-                   sh, sw, dh, dw, t->adjustment_height(), t->adjustment_width());
+  EMBER_NODE_CHECK(t->adjustment_height() < sh && t->adjustment_width() < sw,
+                   "adjustment %ux%u for stride %zux%zu", t->adjustment_height(),
+                   t->adjustment_width(), sh, sw);
   const size_t groups = t->groups(), gic = t->group_input_channels();
   const size_t goc = t->group_output_channels();
   EMBER_NODE_CHECK(groups >= 1 && gic >= 1 && goc >= 1 && x.dims[3] == groups * gic &&
@@ -184,70 +197,47 @@ Error check_deconv_qc8(const Graph& g, const Node& node) {
 
 void run_deconv_qc8(const Graph& g, const Node& node, void* const* ptrs) {
   const auto* t = node.fb->xnode_union_as_XNNConvTranspose2d();
-  const Value& x = g.values[node.inputs[0]];
-  const Value& w = g.values[node.inputs[1]];
-  const Value& out = g.values[node.output];
   struct Ctx {
-    size_t ih, iw, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl, groups, gic, goc;
-    const int8_t *x, *w;
-    const int32_t* bias;
-    const float* ws;
-    int32_t zx;
-    Requant requant;
-    int8_t* out;
+    Conv2dShape s;  // in_h/in_w, out_h/out_w, kernel, stride, dilation, top/left padding
+    size_t groups, gic, goc;
+    Qc8Operands q;
   } c;
-  c.requant.init(x, out, node);
-  c.ih = x.dims[1];
-  c.iw = x.dims[2];
-  c.oh = out.dims[1];
-  c.ow = out.dims[2];
-  c.kh = t->kernel_height();
-  c.kw = t->kernel_width();
-  c.sh = t->subsampling_height();
-  c.sw = t->subsampling_width();
-  c.dh = t->dilation_height();
-  c.dw = t->dilation_width();
-  c.pt = t->padding_top();
-  c.pl = t->padding_left();
+  c.s = conv_node_shape(g, node);
   c.groups = t->groups();
   c.gic = t->group_input_channels();
   c.goc = t->group_output_channels();
-  c.x = static_cast<const int8_t*>(ptrs[node.inputs[0]]);
-  c.w = static_cast<const int8_t*>(w.data);
-  c.bias = node.inputs[2] != kInvalidId
-               ? static_cast<const int32_t*>(g.values[node.inputs[2]].data)
-               : nullptr;
-  c.ws = w.channel_scales;
-  c.zx = x.zero_point;
-  c.out = static_cast<int8_t*>(ptrs[node.output]);
+  c.q.init(g, node, ptrs);
   // One task per output row (batch x OH).
-  parallel_for(x.dims[0] * c.oh, [&c](size_t row) {
-    const size_t n = row / c.oh, oy = row % c.oh;
+  parallel_for(c.s.batch * c.s.out_h, [&c](size_t row) {
+    const Conv2dShape& s = c.s;
+    const Qc8Operands& q = c.q;
+    const size_t n = row / s.out_h, oy = row % s.out_h;
     const size_t in_c = c.groups * c.gic, out_c = c.groups * c.goc;
-    const int8_t* image = c.x + n * c.ih * c.iw * in_c;
-    int8_t* dst = c.out + row * c.ow * out_c;
-    for (size_t ox = 0; ox < c.ow; ++ox, dst += out_c) {
+    const int8_t* image = q.x + n * s.in_h * s.in_w * in_c;
+    int8_t* dst = q.out + row * s.out_w * out_c;
+    for (size_t ox = 0; ox < s.out_w; ++ox, dst += out_c) {
       for (size_t oc = 0; oc < out_c; ++oc) {
         const size_t grp = oc / c.goc;
-        int32_t acc = c.bias ? c.bias[oc] : 0;
-        for (size_t ky = 0; ky < c.kh; ++ky) {
-          // oy = iy * sh + ky * dh - pt: the input row is (oy + pt - ky * dh) / sh
-          // when that is a whole, non-negative number below ih.
-          const size_t ty = oy + c.pt;
-          if (ty < ky * c.dh || (ty - ky * c.dh) % c.sh != 0) continue;
-          const size_t iy = (ty - ky * c.dh) / c.sh;
-          if (iy >= c.ih) continue;
-          for (size_t kx = 0; kx < c.kw; ++kx) {
-            const size_t tx = ox + c.pl;
-            if (tx < kx * c.dw || (tx - kx * c.dw) % c.sw != 0) continue;
-            const size_t ix = (tx - kx * c.dw) / c.sw;
-            if (ix >= c.iw) continue;
-            const int8_t* xp = image + (iy * c.iw + ix) * in_c + grp * c.gic;
-            const int8_t* wp = c.w + ((oc * c.kh + ky) * c.kw + kx) * c.gic;
-            for (size_t ic = 0; ic < c.gic; ++ic) acc += (int32_t(xp[ic]) - c.zx) * wp[ic];
+        int32_t acc = q.bias ? q.bias[oc] : 0;
+        for (size_t ky = 0; ky < s.kernel_h; ++ky) {
+          // oy = iy * stride + ky * dilation - pad_top: the input row is
+          // (oy + pad_top - ky * dilation) / stride when that is a whole,
+          // non-negative number below in_h.
+          const size_t ty = oy + s.pad_top, kdy = ky * s.dilation_h;
+          if (ty < kdy || (ty - kdy) % s.stride_h != 0) continue;
+          const size_t iy = (ty - kdy) / s.stride_h;
+          if (iy >= s.in_h) continue;
+          for (size_t kx = 0; kx < s.kernel_w; ++kx) {
+            const size_t tx = ox + s.pad_left, kdx = kx * s.dilation_w;
+            if (tx < kdx || (tx - kdx) % s.stride_w != 0) continue;
+            const size_t ix = (tx - kdx) / s.stride_w;
+            if (ix >= s.in_w) continue;
+            const int8_t* xp = image + (iy * s.in_w + ix) * in_c + grp * c.gic;
+            const int8_t* wp = q.w + ((oc * s.kernel_h + ky) * s.kernel_w + kx) * c.gic;
+            for (size_t ic = 0; ic < c.gic; ++ic) acc += (int32_t(xp[ic]) - q.zx) * wp[ic];
           }
         }
-        dst[oc] = c.requant(acc, c.ws[oc]);
+        dst[oc] = q.requant(acc, q.ws[oc]);
       }
     }
   });

@@ -34,8 +34,4 @@ bool is_qs8_global_avg_pool(const Graph& graph, const Node& node);
 Error check_global_avg_pool_qs8(const Graph& graph, const Node& node);
 void run_global_avg_pool_qs8(const Graph& graph, const Node& node, void* const* ptrs);
 
-// The int8 value nearest to `v` in (scale, zp), clamped to [-128, 127];
-// `fallback` when v is infinite (an unbounded clamp).
-int32_t quantize_bound(float v, float scale, int32_t zp, int32_t fallback);
-
 }  // namespace ember::xnnpack
