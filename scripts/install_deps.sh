@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# Installs the distribution packages Ember builds against (Debian/Ubuntu).
+# Installs the distribution packages Ember builds against (Debian/Ubuntu),
+# then the modern XNNPACK (scripts/build_xnnpack.sh: the distribution's
+# own libxnnpack-dev when it is the pinned version or newer, else built
+# once from Debian's pinned source packages into .deps/).
 # Idempotent: prints nothing and installs nothing when all are present.
 set -euo pipefail
 
@@ -9,9 +12,20 @@ packages=(
   libgtest-dev                              # test harness
   libgflags-dev                             # executor_runner command line
   nlohmann-json3-dev                        # JSON reports in tools
-  libxnnpack-dev libcpuinfo-dev libpthreadpool-dev  # XNNPACK delegate, thread pool
+  libfxdiv-dev                              # header pthreadpool builds against
+  curl xz-utils debian-archive-keyring      # fetching XNNPACK's source packages
   libbenchmark-dev                          # benchmarks
 )
+
+# Debian 13 and later ship an XNNPACK at least as new as the pinned one:
+# take it (with its cpuinfo and pthreadpool) instead of building.
+pinned_xnnpack="$(awk '$1 == "xnnpack" { f = $3; sub(/^xnnpack_/, "", f); sub(/\.orig\.tar\..*$/, "", f); print f }' \
+  "$(dirname "$0")/../third-party/xnnpack-deps.txt")"
+candidate="$(apt-cache policy libxnnpack-dev 2>/dev/null | awk '/Candidate:/ {print $2}')"
+if [ -n "$candidate" ] && [ "$candidate" != "(none)" ] &&
+   dpkg --compare-versions "$candidate" ge "$pinned_xnnpack"; then
+  packages+=(libxnnpack-dev libcpuinfo-dev libpthreadpool-dev)
+fi
 
 missing=()
 for p in "${packages[@]}"; do
@@ -24,7 +38,9 @@ if command -v cmake >/dev/null 2>&1; then
   missing=("${missing[@]/cmake}")
 fi
 read -r -a missing <<<"${missing[*]}"
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then
+  exec "$(dirname "$0")/build_xnnpack.sh"
+fi
 
 sudo_cmd=()
 if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
@@ -32,3 +48,4 @@ echo "installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+exec "$(dirname "$0")/build_xnnpack.sh"

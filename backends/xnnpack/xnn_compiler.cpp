@@ -15,10 +15,6 @@ namespace fb = ::ember_xnn_fb;
 using T = fb::XNodeUnion;
 namespace {
 
-// Flags this XNNPACK does not know (XNN_FLAG_KEEP_DIMS 0x40, transient
-// indirection buffer 0x20) only describe layouts it already assumes.
-constexpr uint32_t kKnownNodeFlags = 0x1F;
-
 const char* status_name(xnn_status s) {
   switch (s) {
     case xnn_status_success: return "success";
@@ -35,14 +31,20 @@ const char* status_name(xnn_status s) {
 xnn_status define_value(xnn_subgraph_t sg, const Value& v, uint32_t external_id,
                         uint32_t flags, uint32_t* id) {
   switch (v.dtype) {
-    case xnn_datatype_fp32:
+    case xnn_datatype_fp32: case xnn_datatype_fp16: case xnn_datatype_int32:
       return xnn_define_tensor_value(sg, v.dtype, v.num_dims, v.dims, v.data, external_id,
                                      flags, id);
-    case xnn_datatype_qcint8:
-    case xnn_datatype_qcint32:
-      return xnn_define_channelwise_quantized_tensor_value(
-          sg, v.dtype, v.channel_scales, v.num_dims, v.channel_dim, v.dims, v.data,
-          external_id, flags, id);
+    case xnn_datatype_qcint8: case xnn_datatype_qcint32: case xnn_datatype_qcint4:
+      return xnn_define_channelwise_quantized_tensor_value_v2(
+          sg, v.dtype, v.zero_point, v.channel_scales, v.num_dims, v.channel_dim, v.dims,
+          v.data, external_id, flags, id);
+    case xnn_datatype_qbint4:
+      return xnn_define_blockwise_quantized_tensor_value(
+          sg, v.dtype, v.zero_point, v.block_scales, v.num_dims, v.channel_dim, v.block_size,
+          v.dims, v.data, external_id, flags, id);
+    case xnn_datatype_qdint8:
+      return xnn_define_dynamically_quantized_tensor_value(
+          sg, v.dtype, v.num_dims, v.num_nonbatch_dims, v.dims, external_id, flags, id);
     default:
       return xnn_define_quantized_tensor_value(sg, v.dtype, v.zero_point, v.scale,
                                                v.num_dims, v.dims, v.data, external_id,
@@ -50,7 +52,129 @@ xnn_status define_value(xnn_subgraph_t sg, const Value& v, uint32_t external_id,
   }
 }
 
-// Defines one node; `id[v]` is the subgraph id of value v.
+// An older export's dynamically quantized graph input: the fp32 external
+// value, then a per-row convert to an internal qdint8 value that the nodes
+// read (`*id` becomes the qdint8 one).
+xnn_status define_legacy_dq_input(xnn_subgraph_t sg, const Value& v, uint32_t external_id,
+                                  uint32_t flags, uint32_t* id) {
+  uint32_t fp32_id = kInvalidId;
+  xnn_status s = xnn_define_tensor_value(sg, xnn_datatype_fp32, v.num_dims, v.dims, nullptr,
+                                         external_id, flags, &fp32_id);
+  if (s != xnn_status_success) return s;
+  s = xnn_define_dynamically_quantized_tensor_value(sg, xnn_datatype_qdint8, v.num_dims, 1,
+                                                    v.dims, kInvalidId, 0, id);
+  if (s != xnn_status_success) return s;
+  return xnn_define_unary(sg, xnn_unary_convert, nullptr, fp32_id, *id, 0);
+}
+
+bool binary_operator(T type, xnn_binary_operator* op) {
+  switch (type) {
+    case T::XNNAdd: *op = xnn_binary_add; return true;
+    case T::XNNSubtract: *op = xnn_binary_subtract; return true;
+    case T::XNNMultiply: *op = xnn_binary_multiply; return true;
+    case T::XNNDiv: *op = xnn_binary_divide; return true;
+    case T::XNNMaximum: *op = xnn_binary_maximum; return true;
+    case T::XNNMinimum: *op = xnn_binary_minimum; return true;
+    case T::XNNPReLU: *op = xnn_binary_prelu; return true;
+    default: return false;
+  }
+}
+
+bool unary_operator(T type, xnn_unary_operator* op) {
+  switch (type) {
+    case T::XNNSigmoid: *op = xnn_unary_sigmoid; return true;
+    case T::XNNFloor: *op = xnn_unary_floor; return true;
+    case T::XNNCeiling: *op = xnn_unary_ceiling; return true;
+    case T::XNNSquareRoot: *op = xnn_unary_square_root; return true;
+    case T::XNNReciprocalSquareRoot: *op = xnn_unary_reciprocal_square_root; return true;
+    case T::XNNSquare: *op = xnn_unary_square; return true;
+    case T::XNNHardswish: *op = xnn_unary_hardswish; return true;
+    case T::XNNNegate: *op = xnn_unary_negate; return true;
+    case T::XNNAbs: *op = xnn_unary_abs; return true;
+    case T::XNNGelu: *op = xnn_unary_gelu; return true;
+    case T::XNNLog: *op = xnn_unary_log; return true;
+    case T::XNNExp: *op = xnn_unary_exp; return true;
+    case T::XNNTanh: *op = xnn_unary_tanh; return true;
+    case T::XNNSin: *op = xnn_unary_sine; return true;
+    case T::XNNCos: *op = xnn_unary_cosine; return true;
+    case T::XNNConvert: *op = xnn_unary_convert; return true;
+    case T::XNNClamp: *op = xnn_unary_clamp; return true;
+    case T::XNNELU: *op = xnn_unary_elu; return true;
+    case T::XNNLeakyReLU: *op = xnn_unary_leaky_relu; return true;
+    default: return false;
+  }
+}
+
+// A node's flags as serialized (0 for tables that carry none).
+uint32_t node_flags(const fb::XNode* xn, T type) {
+  const void* u = xn->xnode_union();
+  switch (type) {
+    case T::XNNFullyConnected: return static_cast<const fb::XNNFullyConnected*>(u)->flags();
+    case T::XNNConv2d: case T::XNNDepthwiseConv2d: case T::XNNConvTranspose2d:
+      return static_cast<const fb::_XNNNodeConv*>(u)->flags();
+    case T::XNNAvgPooling2d: case T::XNNMaxPooling2d:
+      return static_cast<const fb::_XNNPooling2D*>(u)->flags();
+    case T::XNNStaticTranspose: return static_cast<const fb::XNNStaticTranspose*>(u)->flags();
+    case T::XNNStaticResizeBilinear2D:
+      return static_cast<const fb::XNNStaticResizeBilinear2D*>(u)->flags();
+    case T::XNNStaticConstantPad:
+      return static_cast<const fb::XNNStaticConstantPad*>(u)->flags();
+    case T::XNNStaticReshape: return static_cast<const fb::XNNStaticReshape*>(u)->flags();
+    case T::XNNStaticSlice: return static_cast<const fb::XNNStaticSlice*>(u)->flags();
+    case T::XNNELU: return static_cast<const fb::XNNELU*>(u)->flags();
+    case T::XNNLeakyReLU: return static_cast<const fb::XNNLeakyReLU*>(u)->flags();
+    case T::XNNConcatenate2: case T::XNNConcatenate3: case T::XNNConcatenate4:
+    case T::XNNConcatenate5:
+      return static_cast<const fb::_XNNCat*>(u)->flags();
+    case T::XNNAdd: case T::XNNSubtract: case T::XNNMultiply: case T::XNNDiv:
+    case T::XNNMaximum: case T::XNNMinimum: case T::XNNPReLU: case T::XNNBatchMatrixMultiply:
+      return static_cast<const fb::_XNNNode2x1*>(u)->flags();
+    default:
+      return static_cast<const fb::_XNNNode1x1*>(u)->flags();
+  }
+}
+
+// Copies a serialized uint list of exactly `rank` entries into `out`.
+bool dims_list(const flatbuffers::Vector<uint32_t>* list, size_t rank, size_t* out) {
+  if (list == nullptr || list->size() != rank || rank > kMaxDims) return false;
+  for (size_t d = 0; d < rank; ++d) out[d] = list->Get(uint32_t(d));
+  return true;
+}
+
+xnn_status define_conv_like(xnn_subgraph_t sg, T type, const fb::_XNNNodeConv* t, float lo,
+                            float hi, uint32_t in, uint32_t filter, uint32_t bias, uint32_t out,
+                            uint32_t f, const char** call) {
+  if (type == T::XNNConv2d) {
+    *call = "convolution_2d";
+    return xnn_define_convolution_2d(
+        sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
+        t->kernel_height(), t->kernel_width(), t->subsampling_height(), t->subsampling_width(),
+        t->dilation_height(), t->dilation_width(), t->groups(), t->group_input_channels(),
+        t->group_output_channels(), lo, hi, in, filter, bias, out, f);
+  }
+  if (type == T::XNNDepthwiseConv2d) {
+    // Upstream serializes depthwise as groups = input channels and
+    // group_output_channels / group_input_channels = the depth multiplier.
+    *call = "depthwise_convolution_2d";
+    if (t->group_input_channels() == 0) return xnn_status_invalid_parameter;
+    return xnn_define_depthwise_convolution_2d(
+        sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
+        t->kernel_height(), t->kernel_width(), t->subsampling_height(), t->subsampling_width(),
+        t->dilation_height(), t->dilation_width(),
+        t->group_output_channels() / t->group_input_channels(), t->groups(), lo, hi, in,
+        filter, bias, out, f);
+  }
+  *call = "deconvolution_2d";
+  return xnn_define_deconvolution_2d(
+      sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
+      t->adjustment_height(), t->adjustment_width(), t->kernel_height(), t->kernel_width(),
+      t->subsampling_height(), t->subsampling_width(), t->dilation_height(),
+      t->dilation_width(), t->groups(), t->group_input_channels(), t->group_output_channels(),
+      lo, hi, in, filter, bias, out, f);
+}
+
+// Defines one node; `id[v]` is the subgraph id of value v. One
+// xnn_define_* call per serialized node, as upstream's compiler maps them.
 Error define_node(xnn_subgraph_t sg, const Graph& g, const Node& node, const uint32_t* id) {
   const fb::XNode* xn = node.fb;
   const float lo = node.output_min, hi = node.output_max;
@@ -58,141 +182,148 @@ Error define_node(xnn_subgraph_t sg, const Graph& g, const Node& node, const uin
     return node.inputs[k] == kInvalidId ? kInvalidId : id[node.inputs[k]];
   };
   const uint32_t out = id[node.output];
+  const uint32_t f = node_flags(xn, node.type);
+  const size_t in_rank = g.values[node.inputs[0]].num_dims;
   xnn_status s = xnn_status_success;
   const char* call = "";
-  switch (node.type) {
-    case T::XNNAdd: case T::XNNSubtract: case T::XNNMultiply: case T::XNNDiv:
-    case T::XNNMaximum: case T::XNNMinimum: case T::XNNPReLU: {
-      const uint32_t f = static_cast<const fb::_XNNNode2x1*>(xn->xnode_union())->flags() &
-                         kKnownNodeFlags;
-      switch (node.type) {
-        case T::XNNAdd: call = "add2"; s = xnn_define_add2(sg, lo, hi, in(0), in(1), out, f); break;
-        case T::XNNSubtract: call = "subtract"; s = xnn_define_subtract(sg, lo, hi, in(0), in(1), out, f); break;
-        case T::XNNMultiply: call = "multiply2"; s = xnn_define_multiply2(sg, lo, hi, in(0), in(1), out, f); break;
-        case T::XNNDiv: call = "divide"; s = xnn_define_divide(sg, lo, hi, in(0), in(1), out, f); break;
-        case T::XNNMaximum: call = "maximum2"; s = xnn_define_maximum2(sg, in(0), in(1), out, f); break;
-        case T::XNNMinimum: call = "minimum2"; s = xnn_define_minimum2(sg, in(0), in(1), out, f); break;
-        default: call = "prelu"; s = xnn_define_prelu(sg, in(0), in(1), out, f); break;
+  xnn_binary_operator bop = xnn_binary_invalid;
+  xnn_unary_operator uop = xnn_unary_invalid;
+  size_t a[kMaxDims], b[kMaxDims];
+  auto malformed = [&](const char* what) {
+    set_error_message("XNNPACK node %zu (%s): %s do not match input rank %zu", node.index,
+                      node_type_name(node.type), what, in_rank);
+    return Error::InvalidProgram;
+  };
+  if (binary_operator(node.type, &bop)) {
+    call = "binary";
+    xnn_binary_params params{lo, hi};
+    const bool clamps = node.type != T::XNNMaximum && node.type != T::XNNMinimum &&
+                        node.type != T::XNNPReLU;
+    s = xnn_define_binary(sg, bop, clamps ? &params : nullptr, in(0), in(1), out, f);
+  } else if (unary_operator(node.type, &uop)) {
+    call = "unary";
+    xnn_unary_params params{};
+    if (node.type == T::XNNClamp) {
+      params.clamp.min = lo;
+      params.clamp.max = hi;
+    } else if (node.type == T::XNNELU) {
+      params.elu.alpha = xn->xnode_union_as_XNNELU()->alpha();
+    } else if (node.type == T::XNNLeakyReLU) {
+      params.leaky_relu.negative_slope = xn->xnode_union_as_XNNLeakyReLU()->negative_slope();
+    }
+    const bool has_params = node.type == T::XNNClamp || node.type == T::XNNELU ||
+                            node.type == T::XNNLeakyReLU;
+    s = xnn_define_unary(sg, uop, has_params ? &params : nullptr, in(0), out, f);
+  } else {
+    switch (node.type) {
+      case T::XNNFullyConnected:
+        call = "fully_connected";
+        s = xnn_define_fully_connected(sg, lo, hi, in(0), in(1), in(2), out, f);
+        break;
+      case T::XNNConv2d: case T::XNNDepthwiseConv2d: case T::XNNConvTranspose2d:
+        s = define_conv_like(sg, node.type, static_cast<const fb::_XNNNodeConv*>(xn->xnode_union()),
+                             lo, hi, in(0), in(1), in(2), out, f, &call);
+        break;
+      case T::XNNAvgPooling2d: case T::XNNMaxPooling2d: {
+        const auto* t = static_cast<const fb::_XNNPooling2D*>(xn->xnode_union());
+        if (node.type == T::XNNAvgPooling2d) {
+          call = "average_pooling_2d";
+          s = xnn_define_average_pooling_2d(
+              sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
+              t->pooling_height(), t->pooling_width(), t->stride_height(), t->stride_width(),
+              lo, hi, in(0), out, f);
+        } else {
+          call = "max_pooling_2d";
+          s = xnn_define_max_pooling_2d(
+              sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
+              t->pooling_height(), t->pooling_width(), t->stride_height(), t->stride_width(),
+              t->dilation_height(), t->dilation_width(), lo, hi, in(0), out, f);
+        }
+        break;
       }
-      break;
-    }
-    case T::XNNFullyConnected: {
-      const auto* t = xn->xnode_union_as_XNNFullyConnected();
-      call = "fully_connected";
-      s = xnn_define_fully_connected(sg, lo, hi, in(0), in(1), in(2), out,
-                                     t->flags() & kKnownNodeFlags);
-      break;
-    }
-    case T::XNNConv2d: case T::XNNDepthwiseConv2d: case T::XNNConvTranspose2d: {
-      const auto* t = static_cast<const fb::_XNNNodeConv*>(xn->xnode_union());
-      const uint32_t f = t->flags() & kKnownNodeFlags;
-      if (node.type == T::XNNConv2d) {
-        call = "convolution_2d";
-        s = xnn_define_convolution_2d(
-            sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
-            t->kernel_height(), t->kernel_width(), t->subsampling_height(),
-            t->subsampling_width(), t->dilation_height(), t->dilation_width(), t->groups(),
-            t->group_input_channels(), t->group_output_channels(), lo, hi, in(0), in(1),
-            in(2), out, f);
-      } else if (node.type == T::XNNDepthwiseConv2d) {
-        call = "depthwise_convolution_2d";
-        s = xnn_define_depthwise_convolution_2d(
-            sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
-            t->kernel_height(), t->kernel_width(), t->subsampling_height(),
-            t->subsampling_width(), t->dilation_height(), t->dilation_width(),
-            t->group_output_channels(), t->groups(), lo, hi, in(0), in(1), in(2), out, f);
-      } else {
-        call = "deconvolution_2d";
-        s = xnn_define_deconvolution_2d(
-            sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
-            t->adjustment_height(), t->adjustment_width(), t->kernel_height(),
-            t->kernel_width(), t->subsampling_height(), t->subsampling_width(),
-            t->dilation_height(), t->dilation_width(), t->groups(),
-            t->group_input_channels(), t->group_output_channels(), lo, hi, in(0), in(1),
-            in(2), out, f);
+      case T::XNNGlobalAvgPooling2d:
+        // Upstream calls this one too (deprecated in favour of
+        // xnn_define_static_reduce, which has no fused clamp).
+        call = "global_average_pooling_2d";
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+        s = xnn_define_global_average_pooling_2d(sg, lo, hi, in(0), out, f);
+#pragma GCC diagnostic pop
+        break;
+      case T::XNNSoftmax:
+        call = "softmax";
+        s = xnn_define_softmax(sg, in(0), out, f);
+        break;
+      case T::XNNCopy:
+        call = "copy";
+        s = xnn_define_copy(sg, in(0), out, f);
+        break;
+      case T::XNNStaticReshape: {
+        const auto* t = xn->xnode_union_as_XNNStaticReshape();
+        const auto* shape = t->new_shape();
+        const size_t rank = shape ? shape->size() : 0;
+        if (!dims_list(shape, rank, a)) return malformed("new_shape dims");
+        call = "static_reshape";
+        s = xnn_define_static_reshape(sg, rank, a, in(0), out, f);
+        break;
       }
-      break;
-    }
-    case T::XNNAvgPooling2d: case T::XNNMaxPooling2d: {
-      const auto* t = static_cast<const fb::_XNNPooling2D*>(xn->xnode_union());
-      const uint32_t f = t->flags() & kKnownNodeFlags;
-      if (node.type == T::XNNAvgPooling2d) {
-        call = "average_pooling_2d";
-        s = xnn_define_average_pooling_2d(
-            sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
-            t->pooling_height(), t->pooling_width(), t->stride_height(), t->stride_width(), lo,
-            hi, in(0), out, f);
-      } else {
-        call = "max_pooling_2d";
-        s = xnn_define_max_pooling_2d(
-            sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
-            t->pooling_height(), t->pooling_width(), t->stride_height(), t->stride_width(),
-            t->dilation_height(), t->dilation_width(), lo, hi, in(0), out, f);
+      case T::XNNStaticTranspose: {
+        const auto* t = xn->xnode_union_as_XNNStaticTranspose();
+        if (!dims_list(t->perm(), in_rank, a)) return malformed("perm entries");
+        call = "static_transpose";
+        s = xnn_define_static_transpose(sg, in_rank, a, in(0), out, f);
+        break;
       }
-      break;
-    }
-    case T::XNNGlobalAvgPooling2d:
-      call = "global_average_pooling_2d";
-      s = xnn_define_global_average_pooling_2d(sg, lo, hi, in(0), out, 0);
-      break;
-    case T::XNNClamp:
-      call = "clamp";
-      s = xnn_define_clamp(sg, lo, hi, in(0), out, 0);
-      break;
-    case T::XNNSoftmax: call = "softmax"; s = xnn_define_softmax(sg, in(0), out, 0); break;
-    case T::XNNSigmoid: call = "sigmoid"; s = xnn_define_sigmoid(sg, in(0), out, 0); break;
-    case T::XNNFloor: call = "floor"; s = xnn_define_floor(sg, in(0), out, 0); break;
-    case T::XNNCeiling: call = "ceiling"; s = xnn_define_ceiling(sg, in(0), out, 0); break;
-    case T::XNNSquareRoot: call = "square_root"; s = xnn_define_square_root(sg, in(0), out, 0); break;
-    case T::XNNSquare: call = "square"; s = xnn_define_square(sg, in(0), out, 0); break;
-    case T::XNNHardswish: call = "hardswish"; s = xnn_define_hardswish(sg, in(0), out, 0); break;
-    case T::XNNNegate: call = "negate"; s = xnn_define_negate(sg, in(0), out, 0); break;
-    case T::XNNAbs: call = "abs"; s = xnn_define_abs(sg, in(0), out, 0); break;
-    case T::XNNConvert: call = "convert"; s = xnn_define_convert(sg, in(0), out, 0); break;
-    case T::XNNELU:
-      call = "elu";
-      s = xnn_define_elu(sg, xn->xnode_union_as_XNNELU()->alpha(), in(0), out, 0);
-      break;
-    case T::XNNLeakyReLU:
-      call = "leaky_relu";
-      s = xnn_define_leaky_relu(sg, xn->xnode_union_as_XNNLeakyReLU()->negative_slope(), in(0),
-                                out, 0);
-      break;
-    case T::XNNStaticReshape: {
-      const Value& o = g.values[node.output];
-      call = "static_reshape";
-      s = xnn_define_static_reshape(sg, o.num_dims, o.dims, in(0), out, 0);
-      break;
-    }
-    case T::XNNStaticResizeBilinear2D: {
-      const auto* t = xn->xnode_union_as_XNNStaticResizeBilinear2D();
-      call = "static_resize_bilinear_2d";
-      s = xnn_define_static_resize_bilinear_2d(sg, t->new_height(), t->new_width(), in(0), out,
-                                               t->flags() & kKnownNodeFlags);
-      break;
-    }
-    case T::XNNStaticConstantPad: {
-      const auto* t = xn->xnode_union_as_XNNStaticConstantPad();
-      const size_t rank = g.values[node.inputs[0]].num_dims;
-      if (t->pre_paddings() == nullptr || t->post_paddings() == nullptr ||
-          t->pre_paddings()->size() != rank || t->post_paddings()->size() != rank) {
-        set_error_message("XNNPACK node %zu (%s): paddings do not match rank %zu", node.index,
-                          node_type_name(node.type), rank);
-        return Error::InvalidProgram;
+      case T::XNNStaticSlice: {
+        const auto* t = xn->xnode_union_as_XNNStaticSlice();
+        if (!dims_list(t->offsets(), in_rank, a) || !dims_list(t->sizes(), in_rank, b)) {
+          return malformed("offsets and sizes");
+        }
+        call = "static_slice";
+        s = xnn_define_static_slice(sg, in_rank, a, b, in(0), out, f);
+        break;
       }
-      size_t pre[kMaxDims], post[kMaxDims];
-      for (size_t d = 0; d < rank; ++d) {
-        pre[d] = t->pre_paddings()->Get(uint32_t(d));
-        post[d] = t->post_paddings()->Get(uint32_t(d));
+      case T::XNNStaticConstantPad: {
+        const auto* t = xn->xnode_union_as_XNNStaticConstantPad();
+        if (!dims_list(t->pre_paddings(), in_rank, a) ||
+            !dims_list(t->post_paddings(), in_rank, b)) {
+          return malformed("paddings");
+        }
+        call = "static_constant_pad";
+        s = xnn_define_static_constant_pad(sg, a, b, t->padding_value(), in(0), out, f);
+        break;
       }
-      call = "static_constant_pad";
-      s = xnn_define_static_constant_pad(sg, pre, post, t->padding_value(), in(0), out, 0);
-      break;
+      case T::XNNStaticResizeBilinear2D: {
+        const auto* t = xn->xnode_union_as_XNNStaticResizeBilinear2D();
+        call = "static_resize_bilinear_2d";
+        s = xnn_define_static_resize_bilinear_2d(sg, t->new_height(), t->new_width(), in(0),
+                                                 out, f);
+        break;
+      }
+      case T::XNNBatchMatrixMultiply:
+        call = "batch_matrix_multiply";
+        s = xnn_define_batch_matrix_multiply(sg, in(0), in(1), out, f);
+        break;
+      case T::XNNConcatenate2: case T::XNNConcatenate3: case T::XNNConcatenate4:
+      case T::XNNConcatenate5: {
+        const size_t axis = static_cast<const fb::_XNNCat*>(xn->xnode_union())->axis();
+        call = "concatenate";
+        if (node.num_inputs == 2) {
+          s = xnn_define_concatenate2(sg, axis, in(0), in(1), out, f);
+        } else if (node.num_inputs == 3) {
+          s = xnn_define_concatenate3(sg, axis, in(0), in(1), in(2), out, f);
+        } else if (node.num_inputs == 4) {
+          s = xnn_define_concatenate4(sg, axis, in(0), in(1), in(2), in(3), out, f);
+        } else {
+          s = xnn_define_concatenate5(sg, axis, in(0), in(1), in(2), in(3), in(4), out, f);
+        }
+        break;
+      }
+      default:
+        set_error_message("XNNPACK node %zu (%s): node type not supported by this delegate",
+                          node.index, node_type_name(node.type));
+        return Error::NotSupported;
     }
-    default:
-      set_error_message("XNNPACK node %zu (%s): node type not supported by this delegate",
-                        node.index, node_type_name(node.type));
-      return Error::NotSupported;
   }
   if (s != xnn_status_success) {
     set_error_message("XNNPACK node %zu (%s): xnn_define_%s failed (%s)", node.index,
@@ -245,7 +376,9 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
       flags = usage.producer[v] == int(step_index) ? XNN_VALUE_FLAG_EXTERNAL_OUTPUT
                                                    : XNN_VALUE_FLAG_EXTERNAL_INPUT;
     }
-    s = define_value(sg, g.values[v], ext, flags, &id[v]);
+    s = g.values[v].legacy_dynamic_quant
+            ? define_legacy_dq_input(sg, g.values[v], ext, flags, &id[v])
+            : define_value(sg, g.values[v], ext, flags, &id[v]);
     if (s != xnn_status_success) {
       set_error_message("XNNPACK value %zu: xnn_define_tensor_value failed (%s)", v,
                         status_name(s));
@@ -256,10 +389,10 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
     err = define_node(sg, g, g.nodes[n], id.data());
   }
   if (err == Error::Ok) {
-    s = xnn_create_runtime_v2(sg, plan->pool, 0, &step->runtime);
+    s = xnn_create_runtime_v4(sg, nullptr, plan->workspace, plan->pool, 0, &step->runtime);
     if (s != xnn_status_success) {
       const Node& first = g.nodes[step->first_node];
-      set_error_message("XNNPACK nodes %zu..%zu (first %s): xnn_create_runtime_v2 failed (%s)",
+      set_error_message("XNNPACK nodes %zu..%zu (first %s): xnn_create_runtime_v4 failed (%s)",
                         step->first_node, step->end_node - 1, node_type_name(first.type),
                         status_name(s));
       err = Error::NotSupported;
@@ -330,6 +463,7 @@ Plan::~Plan() {
     if (s.runtime != nullptr) xnn_delete_runtime(s.runtime);
   }
   for (void* p : owned) std::free(p);
+  if (workspace != nullptr) xnn_release_workspace(workspace);
 }
 
 Error compile_plan(Plan* plan) {
@@ -337,7 +471,7 @@ Error compile_plan(Plan* plan) {
   plan->pool = shared_pthreadpool();
   // Split the node list into runs.
   for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const bool native = is_native_node(g, g.nodes[n]);
+    const bool native = !plan->dynamic_shapes && is_native_node(g, g.nodes[n]);
     if (native) {
       EMBER_RETURN_IF_ERROR(check_native_node(g, g.nodes[n]));
     }
@@ -373,9 +507,18 @@ Error compile_plan(Plan* plan) {
     if (g.values[v].is_constant()) plan->ptrs[v] = const_cast<void*>(g.values[v].data);
   }
   EMBER_RETURN_IF_ERROR(assign_buffers(plan, usage));
-  const xnn_status s = xnn_initialize(nullptr);
+  plan->input_dims.assign(g.inputs.size() * kMaxDims, 0);
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    const Value& v = g.values[g.inputs[i]];
+    std::copy(v.dims, v.dims + v.num_dims, plan->input_dims.begin() + i * kMaxDims);
+  }
+  xnn_status s = xnn_initialize(nullptr);
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::NotSupported,
                         "xnn_initialize failed (%s)", status_name(s));
+  // One workspace for the plan's runtimes: they run one after another.
+  s = xnn_create_workspace(&plan->workspace);
+  EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::DelegateMemoryAllocationFailed,
+                        "xnn_create_workspace failed (%s)", status_name(s));
   for (size_t i = 0; i < plan->steps.size(); ++i) {
     Step& step = plan->steps[i];
     if (!step.native) {
@@ -400,6 +543,47 @@ Error compile_plan(Plan* plan) {
   return Error::Ok;
 }
 
+// The external slot of value `v` in `step` (the step's externals are in
+// value order).
+uint32_t external_slot(const Step& step, uint32_t v) {
+  const auto it = std::lower_bound(step.external_values.begin(), step.external_values.end(), v);
+  return uint32_t(it - step.external_values.begin());
+}
+
+Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
+  const Graph& g = plan->graph;
+  EMBER_CHECK_OR_RETURN(plan->dynamic_shapes && plan->steps.size() == 1 &&
+                            !plan->steps[0].native,
+                        Error::Internal, "XNNPACK delegate: reshape of a static plan");
+  Step& step = plan->steps[0];
+  for (size_t i = 0; i < g.inputs.size(); ++i) {
+    const uint32_t v = g.inputs[i];
+    const xnn_status s = xnn_reshape_external_value(
+        step.runtime, external_slot(step, v), g.values[v].num_dims, dims + i * kMaxDims);
+    EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidArgument,
+                          "XNNPACK delegate input %zu: xnn_reshape_external_value failed (%s)",
+                          i, status_name(s));
+  }
+  xnn_status s = xnn_reshape_runtime(step.runtime);
+  EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidArgument,
+                        "XNNPACK delegate: xnn_reshape_runtime failed for the new input "
+                        "shapes (%s)", status_name(s));
+  step.shaped = true;
+  step.bound = false;  // reshaping may move XNNPACK's own buffers: set up again
+  for (size_t i = 0; i < g.outputs.size(); ++i) {
+    const uint32_t v = g.outputs[i];
+    size_t rank = 0;
+    size_t* d = out_dims + i * kMaxDims;
+    s = xnn_get_external_value_shape(step.runtime, external_slot(step, v), &rank, d);
+    EMBER_CHECK_OR_RETURN(s == xnn_status_success && rank == g.values[v].num_dims,
+                          Error::Internal,
+                          "XNNPACK delegate output %zu: xnn_get_external_value_shape failed "
+                          "(%s)", i, status_name(s));
+  }
+  std::copy(dims, dims + g.inputs.size() * kMaxDims, plan->input_dims.begin());
+  return Error::Ok;
+}
+
 Error run_plan(Plan* plan) {
   if (plan->pool != shared_pthreadpool()) {
     set_error_message("the thread pool changed after the XNNPACK delegate was loaded; set "
@@ -420,11 +604,18 @@ Error run_plan(Plan* plan) {
         changed = true;
       }
     }
-    if (changed) {
-      const xnn_status s = xnn_setup_runtime(step.runtime, step.externals.size(),
-                                             step.externals.data());
+    if (!step.shaped) {
+      const xnn_status s = xnn_reshape_runtime(step.runtime);
       EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
-                            "xnn_setup_runtime failed (%s)", status_name(s));
+                            "xnn_reshape_runtime failed (%s)", status_name(s));
+      step.shaped = true;
+      changed = true;
+    }
+    if (changed) {
+      const xnn_status s = xnn_setup_runtime_v2(step.runtime, step.externals.size(),
+                                                step.externals.data());
+      EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
+                            "xnn_setup_runtime_v2 failed (%s)", status_name(s));
       step.bound = true;
     }
     const xnn_status s = xnn_invoke_runtime(step.runtime);

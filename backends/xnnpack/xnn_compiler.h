@@ -25,7 +25,8 @@ struct Step {
   xnn_runtime_t runtime = nullptr;
   std::vector<uint32_t> external_values;  // value index per external slot
   std::vector<xnn_external_value> externals;
-  bool bound = false;  // xnn_setup_runtime has run with `externals`
+  bool shaped = false;  // xnn_reshape_runtime has run for the current shapes
+  bool bound = false;   // xnn_setup_runtime_v2 has run with `externals`
   void* scratch = nullptr;  // native steps: native_scratch_bytes(), owned by the Plan
 };
 
@@ -36,6 +37,13 @@ struct Plan {
   std::vector<void*> ptrs;   // data of each value; graph I/O set per execute
   std::vector<void*> owned;  // buffers to free
   pthreadpool* pool = nullptr;  // the pool the runtimes were created with
+  // Bounded-dynamic shapes: set before compile_plan() when a call argument
+  // is dynamic. The plan is then one XNNPACK runtime (no native steps) and
+  // reshape_plan() follows the inputs' shapes.
+  bool dynamic_shapes = false;
+  // Dims of each graph input the runtime is shaped for (kMaxDims each).
+  std::vector<size_t> input_dims;
+  xnn_workspace_t workspace = nullptr;  // shared by the runtimes
 
   Plan() = default;
   Plan(const Plan&) = delete;
@@ -45,6 +53,13 @@ struct Plan {
 
 // Builds plan->steps from plan->graph. Error messages name the node.
 Error compile_plan(Plan* plan);
+
+// Reshapes a dynamic plan's runtime for graph input shapes `dims`
+// (kMaxDims per input, each rank as in the graph) and writes each graph
+// output's new shape into `out_dims` (kMaxDims per output). Only for
+// plans with dynamic_shapes; costs an XNNPACK reshape, so the caller
+// calls it only when an input's shape changed.
+Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims);
 
 // Runs every step; plan->ptrs must hold the graph inputs' and outputs'
 // data.

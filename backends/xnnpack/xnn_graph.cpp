@@ -13,21 +13,56 @@ namespace {
 // Bound on serialized value ids (upstream numbers them 0..n-1).
 constexpr uint32_t kMaxValueId = 1u << 24;
 
-Error map_datatype(fb::XNNDatatype t, size_t value, xnn_datatype* dtype, size_t* size) {
+// The serialized datatype numbering is upstream's schema's, not XNNPACK's
+// enum (qbint4 is 10 there, 12 here).
+Error map_datatype(fb::XNNDatatype t, size_t value, Value* v) {
+  v->nibbles = false;
   switch (t) {
-    case fb::XNNDatatype::xnn_datatype_fp32: *dtype = xnn_datatype_fp32; *size = 4; break;
-    case fb::XNNDatatype::xnn_datatype_qint8: *dtype = xnn_datatype_qint8; *size = 1; break;
-    case fb::XNNDatatype::xnn_datatype_quint8: *dtype = xnn_datatype_quint8; *size = 1; break;
-    case fb::XNNDatatype::xnn_datatype_qint32: *dtype = xnn_datatype_qint32; *size = 4; break;
-    case fb::XNNDatatype::xnn_datatype_qcint8: *dtype = xnn_datatype_qcint8; *size = 1; break;
-    case fb::XNNDatatype::xnn_datatype_qcint32: *dtype = xnn_datatype_qcint32; *size = 4; break;
+    case fb::XNNDatatype::xnn_datatype_fp32: v->dtype = xnn_datatype_fp32; v->element_size = 4; break;
+    case fb::XNNDatatype::xnn_datatype_fp16: v->dtype = xnn_datatype_fp16; v->element_size = 2; break;
+    case fb::XNNDatatype::xnn_datatype_qint8: v->dtype = xnn_datatype_qint8; v->element_size = 1; break;
+    case fb::XNNDatatype::xnn_datatype_quint8: v->dtype = xnn_datatype_quint8; v->element_size = 1; break;
+    case fb::XNNDatatype::xnn_datatype_qint32: v->dtype = xnn_datatype_qint32; v->element_size = 4; break;
+    case fb::XNNDatatype::xnn_datatype_qcint8: v->dtype = xnn_datatype_qcint8; v->element_size = 1; break;
+    case fb::XNNDatatype::xnn_datatype_qcint32: v->dtype = xnn_datatype_qcint32; v->element_size = 4; break;
+    case fb::XNNDatatype::xnn_datatype_qdint8: v->dtype = xnn_datatype_qdint8; v->element_size = 1; break;
+    case fb::XNNDatatype::xnn_datatype_int32: v->dtype = xnn_datatype_int32; v->element_size = 4; break;
+    case fb::XNNDatatype::xnn_datatype_qcint4:
+      v->dtype = xnn_datatype_qcint4; v->element_size = 1; v->nibbles = true; break;
+    case fb::XNNDatatype::xnn_datatype_qbint4:
+      v->dtype = xnn_datatype_qbint4; v->element_size = 1; v->nibbles = true; break;
     default:
-      set_error_message("XNNPACK value %zu: datatype %s is not supported by this delegate "
-                        "(XNNPACK 2022: fp32, qint8, quint8, qint32, qcint8, qcint32)",
+      set_error_message("XNNPACK value %zu: datatype %s is not supported by this delegate",
                         value, fb::EnumNameXNNDatatype(t));
       return Error::NotSupported;
   }
   return Error::Ok;
+}
+
+const char* xnn_datatype_name(xnn_datatype t) {
+  switch (t) {
+    case xnn_datatype_fp32: return "fp32";
+    case xnn_datatype_fp16: return "fp16";
+    case xnn_datatype_qint8: return "qint8";
+    case xnn_datatype_quint8: return "quint8";
+    case xnn_datatype_qint32: return "qint32";
+    case xnn_datatype_qcint8: return "qcint8";
+    case xnn_datatype_qcint32: return "qcint32";
+    case xnn_datatype_qcint4: return "qcint4";
+    case xnn_datatype_qdint8: return "qdint8";
+    case xnn_datatype_qbint4: return "qbint4";
+    case xnn_datatype_int32: return "int32";
+    default: return "other";
+  }
+}
+
+// fp32 -> bf16 as upstream's runtime converts inline block scales: scale by
+// (1 + 2^-8) then keep the high half, so both runtimes see the same bits.
+uint16_t bf16_from_f32(float x) {
+  const float adjusted = x * 1.00389105f;
+  uint32_t bits = 0;
+  std::memcpy(&bits, &adjusted, sizeof(bits));
+  return uint16_t(bits >> 16);
 }
 
 // Resolves constant table entry `idx` to `nbytes` readable bytes.
@@ -81,6 +116,124 @@ Error constant_bytes(const Payload& payload, const fb::XNNGraph* g, const NamedD
   return Error::Ok;
 }
 
+// Per-channel scales, inline or in the constant table.
+Error channel_scales(const Payload& payload, const fb::XNNGraph* g, const NamedDataMap* named,
+                     const fb::PerChannelQuant* q, size_t index, Graph* graph, Value* v) {
+  EMBER_CHECK_OR_RETURN(q != nullptr && q->channel_dim() >= 0 &&
+                            size_t(q->channel_dim()) < v->num_dims,
+                        Error::InvalidProgram, "XNNPACK value %zu: channel_dim outside rank %zu",
+                        index, v->num_dims);
+  v->channel_dim = size_t(q->channel_dim());
+  const size_t channels = v->dims[v->channel_dim];
+  if (q->scale() != nullptr && q->scale()->size() > 0) {
+    EMBER_CHECK_OR_RETURN(q->scale()->size() == channels, Error::InvalidProgram,
+                          "XNNPACK value %zu: %u scales for %zu channels", index,
+                          q->scale()->size(), channels);
+    v->channel_scales = q->scale()->data();
+    return Error::Ok;
+  }
+  EMBER_CHECK_OR_RETURN(q->num_scales() == channels && q->scale_buffer_idx() != 0,
+                        Error::InvalidProgram, "XNNPACK value %zu: %u scales for %zu channels",
+                        index, q->num_scales(), channels);
+  const void* scales = nullptr;
+  EMBER_RETURN_IF_ERROR(constant_bytes(payload, g, named, q->scale_buffer_idx(),
+                                       channels * sizeof(float), index, graph, &scales));
+  EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(scales) % alignof(float) == 0,
+                        Error::InvalidProgram, "XNNPACK value %zu: scales not aligned", index);
+  v->channel_scales = static_cast<const float*>(scales);
+  return Error::Ok;
+}
+
+// Block scales of a qbint4 [out, in] weight: bf16 in the constant table, or
+// inline fp32 converted here.
+Error block_scales(const Payload& payload, const fb::XNNGraph* g, const NamedDataMap* named,
+                   const fb::PerChannelGroupQuant* q, size_t index, Graph* graph, Value* v) {
+  EMBER_CHECK_OR_RETURN(q != nullptr && v->num_dims == 2 && q->channel_dim() == 0 &&
+                            q->group_size() > 0 && v->dims[1] % size_t(q->group_size()) == 0,
+                        Error::InvalidProgram,
+                        "XNNPACK value %zu: blockwise quantization needs a 2-D weight, "
+                        "channel_dim 0 and a group size that divides %zu", index,
+                        v->num_dims == 2 ? v->dims[1] : size_t(0));
+  v->channel_dim = 0;
+  v->block_size = size_t(q->group_size());
+  const size_t count = v->dims[0] * (v->dims[1] / v->block_size);
+  if (q->scale_buffer_idx() != 0) {
+    EMBER_CHECK_OR_RETURN(q->num_scales() == count, Error::InvalidProgram,
+                          "XNNPACK value %zu: %u block scales, %zu blocks", index,
+                          q->num_scales(), count);
+    const void* scales = nullptr;
+    EMBER_RETURN_IF_ERROR(constant_bytes(payload, g, named, q->scale_buffer_idx(),
+                                         count * sizeof(uint16_t), index, graph, &scales));
+    EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(scales) % alignof(uint16_t) == 0,
+                          Error::InvalidProgram, "XNNPACK value %zu: scales not aligned",
+                          index);
+    v->block_scales = static_cast<const uint16_t*>(scales);
+    return Error::Ok;
+  }
+  EMBER_CHECK_OR_RETURN(q->scale() != nullptr && q->scale()->size() == count,
+                        Error::InvalidProgram, "XNNPACK value %zu: %u block scales, %zu blocks",
+                        index, q->scale() ? q->scale()->size() : 0u, count);
+  graph->converted_scales.emplace_back(count);
+  std::vector<uint16_t>& bf16 = graph->converted_scales.back();
+  for (size_t i = 0; i < count; ++i) bf16[i] = bf16_from_f32(q->scale()->Get(uint32_t(i)));
+  v->block_scales = bf16.data();
+  return Error::Ok;
+}
+
+// The quantization parameters of `v`, checked against its datatype.
+Error parse_quantization(const Payload& payload, const fb::XNNGraph* g,
+                         const NamedDataMap* named, const fb::XNNQuantizedTensorValue* qv,
+                         size_t index, Graph* graph, Value* v) {
+  const fb::XNNQuantParams kind = qv->quant_params_type();
+  switch (v->dtype) {
+    case xnn_datatype_qint8: case xnn_datatype_quint8: case xnn_datatype_qint32:
+      if (kind == fb::XNNQuantParams::PerTensorQuant) {
+        const fb::PerTensorQuant* q = qv->quant_params_as_PerTensorQuant();
+        EMBER_CHECK_OR_RETURN(q != nullptr && std::isfinite(q->scale()) && q->scale() > 0,
+                              Error::InvalidProgram,
+                              "XNNPACK value %zu: per-tensor scale missing or not positive",
+                              index);
+        v->scale = q->scale();
+        v->zero_point = q->zero_point();
+        return Error::Ok;
+      }
+      break;
+    case xnn_datatype_qcint8: case xnn_datatype_qcint32: case xnn_datatype_qcint4:
+      if (kind == fb::XNNQuantParams::PerChannelQuant) {
+        // 4-bit weights are stored unsigned around 8, as upstream writes them.
+        v->zero_point = v->dtype == xnn_datatype_qcint4 ? 8 : 0;
+        return channel_scales(payload, g, named, qv->quant_params_as_PerChannelQuant(), index,
+                              graph, v);
+      }
+      break;
+    case xnn_datatype_qbint4:
+      if (kind == fb::XNNQuantParams::PerChannelGroupQuant) {
+        v->zero_point = 8;
+        return block_scales(payload, g, named, qv->quant_params_as_PerChannelGroupQuant(),
+                            index, graph, v);
+      }
+      break;
+    case xnn_datatype_qdint8:
+      if (kind == fb::XNNQuantParams::PerTokenDynamicQuant) {
+        const fb::PerTokenDynamicQuant* q = qv->quant_params_as_PerTokenDynamicQuant();
+        EMBER_CHECK_OR_RETURN(q != nullptr && q->num_nonbatch_dims() >= 1 &&
+                                  size_t(q->num_nonbatch_dims()) <= v->num_dims &&
+                                  !v->is_constant(),
+                              Error::InvalidProgram,
+                              "XNNPACK value %zu: a dynamically quantized value needs 1 to "
+                              "%zu non-batch dims and no constant data", index, v->num_dims);
+        v->num_nonbatch_dims = size_t(q->num_nonbatch_dims());
+        return Error::Ok;
+      }
+      break;
+    default:
+      break;
+  }
+  set_error_message("XNNPACK value %zu: quantization %s with datatype %s is not supported",
+                    index, fb::EnumNameXNNQuantParams(kind), xnn_datatype_name(v->dtype));
+  return Error::NotSupported;
+}
+
 Error parse_value(const Payload& payload, const fb::XNNGraph* g, const NamedDataMap* named,
                   size_t index, Graph* graph, uint32_t* id_out) {
   const fb::XValue* xv = g->xvalues()->Get(uint32_t(index));
@@ -96,11 +249,19 @@ Error parse_value(const Payload& payload, const fb::XNNGraph* g, const NamedData
   EMBER_CHECK_OR_RETURN(tv != nullptr, Error::InvalidProgram,
                         "XNNPACK value %zu: not a tensor value", index);
   Value& v = graph->values[index];
-  EMBER_RETURN_IF_ERROR(map_datatype(tv->datatype(), index, &v.dtype, &v.element_size));
-  EMBER_CHECK_OR_RETURN(tv->dq_datatype() == fb::XNNDatatype::xnn_datatype_invalid,
-                        Error::NotSupported,
-                        "XNNPACK value %zu: dynamic quantization (dq_datatype) is not "
-                        "supported by XNNPACK 2022", index);
+  EMBER_RETURN_IF_ERROR(map_datatype(tv->datatype(), index, &v));
+  if (tv->dq_datatype() != fb::XNNDatatype::xnn_datatype_invalid) {
+    // Older exports: an fp32 graph input quantized per row on the way in.
+    EMBER_CHECK_OR_RETURN(tv->dq_datatype() == fb::XNNDatatype::xnn_datatype_qint8 &&
+                              v.dtype == xnn_datatype_fp32 &&
+                              (tv->flags() & XNN_VALUE_FLAG_EXTERNAL_INPUT) != 0 &&
+                              tv->constant_buffer_idx() == 0 && qv == nullptr,
+                          Error::NotSupported,
+                          "XNNPACK value %zu: dq_datatype %s is supported only as qint8 on "
+                          "an fp32 graph input", index,
+                          fb::EnumNameXNNDatatype(tv->dq_datatype()));
+    v.legacy_dynamic_quant = true;
+  }
   const uint32_t rank = tv->dims() ? tv->dims()->size() : 0;
   EMBER_CHECK_OR_RETURN(rank == tv->num_dims() && rank <= kMaxDims, Error::InvalidProgram,
                         "XNNPACK value %zu: num_dims %u, %u dims given (at most %zu)", index,
@@ -128,57 +289,13 @@ Error parse_value(const Payload& payload, const fb::XNNGraph* g, const NamedData
     EMBER_RETURN_IF_ERROR(constant_bytes(payload, g, named, tv->constant_buffer_idx(),
                                          v.nbytes(), index, graph, &v.data));
   }
-  const bool per_channel =
-      v.dtype == xnn_datatype_qcint8 || v.dtype == xnn_datatype_qcint32;
-  const bool quantized = v.dtype != xnn_datatype_fp32;
-  if (quantized) {
+  if (v.dtype != xnn_datatype_fp32 && v.dtype != xnn_datatype_fp16 &&
+      v.dtype != xnn_datatype_int32) {
     EMBER_CHECK_OR_RETURN(qv != nullptr, Error::InvalidProgram,
                           "XNNPACK value %zu: quantized datatype without parameters", index);
   }
   if (qv != nullptr) {
-    if (qv->quant_params_type() == fb::XNNQuantParams::PerTensorQuant && !per_channel) {
-      const fb::PerTensorQuant* q = qv->quant_params_as_PerTensorQuant();
-      EMBER_CHECK_OR_RETURN(q != nullptr && std::isfinite(q->scale()) && q->scale() > 0,
-                            Error::InvalidProgram,
-                            "XNNPACK value %zu: per-tensor scale missing or not positive",
-                            index);
-      v.scale = q->scale();
-      v.zero_point = q->zero_point();
-    } else if (qv->quant_params_type() == fb::XNNQuantParams::PerChannelQuant &&
-               per_channel) {
-      const fb::PerChannelQuant* q = qv->quant_params_as_PerChannelQuant();
-      EMBER_CHECK_OR_RETURN(q != nullptr && q->channel_dim() >= 0 &&
-                                size_t(q->channel_dim()) < v.num_dims,
-                            Error::InvalidProgram,
-                            "XNNPACK value %zu: channel_dim outside rank %zu", index,
-                            v.num_dims);
-      v.channel_dim = size_t(q->channel_dim());
-      const size_t channels = v.dims[v.channel_dim];
-      if (q->scale() != nullptr && q->scale()->size() > 0) {
-        EMBER_CHECK_OR_RETURN(q->scale()->size() == channels, Error::InvalidProgram,
-                              "XNNPACK value %zu: %u scales for %zu channels", index,
-                              q->scale()->size(), channels);
-        v.channel_scales = q->scale()->data();
-      } else {
-        EMBER_CHECK_OR_RETURN(q->num_scales() == channels && q->scale_buffer_idx() != 0,
-                              Error::InvalidProgram,
-                              "XNNPACK value %zu: %u scales for %zu channels", index,
-                              q->num_scales(), channels);
-        const void* scales = nullptr;
-        EMBER_RETURN_IF_ERROR(constant_bytes(payload, g, named, q->scale_buffer_idx(),
-                                             channels * sizeof(float), index, graph,
-                                             &scales));
-        EMBER_CHECK_OR_RETURN(reinterpret_cast<uintptr_t>(scales) % alignof(float) == 0,
-                              Error::InvalidProgram,
-                              "XNNPACK value %zu: scales not aligned", index);
-        v.channel_scales = static_cast<const float*>(scales);
-      }
-    } else {
-      set_error_message("XNNPACK value %zu: quantization %s with datatype %s is not "
-                        "supported", index, fb::EnumNameXNNQuantParams(qv->quant_params_type()),
-                        fb::EnumNameXNNDatatype(tv->datatype()));
-      return Error::NotSupported;
-    }
+    EMBER_RETURN_IF_ERROR(parse_quantization(payload, g, named, qv, index, graph, &v));
   }
   *id_out = tv->id_out();
   return Error::Ok;

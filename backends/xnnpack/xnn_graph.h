@@ -40,17 +40,27 @@ struct Value {
   size_t num_dims = 0;
   size_t dims[kMaxDims] = {};
   size_t numel = 1;
-  size_t element_size = 4;
+  size_t element_size = 4;  // bytes; 4-bit types (qcint4, qbint4) say 1
+  bool nibbles = false;     // two 4-bit elements per byte
   const void* data = nullptr;  // constant bytes, or null
   uint32_t external_id = kInvalidId;
   uint32_t flags = 0;  // XNN_VALUE_FLAG_EXTERNAL_INPUT / _OUTPUT
-  // Quantization (qint8/quint8/qint32 per tensor; qcint8/qcint32 per channel).
+  // Quantization: qint8/quint8/qint32 per tensor; qcint8/qcint32/qcint4
+  // per channel; qbint4 per block of `block_size` along the input channels
+  // (bf16 scales); qdint8 computed at run time per row of the last
+  // `num_nonbatch_dims` dims.
   float scale = 1.0f;
   int32_t zero_point = 0;
   const float* channel_scales = nullptr;
   size_t channel_dim = 0;
+  const uint16_t* block_scales = nullptr;
+  size_t block_size = 0;
+  size_t num_nonbatch_dims = 0;
+  // An fp32 graph input that older exports mark for dynamic quantization
+  // (dq_datatype qint8): defined as the fp32 input plus a convert to qdint8.
+  bool legacy_dynamic_quant = false;
 
-  size_t nbytes() const { return numel * element_size; }
+  size_t nbytes() const { return nibbles ? (numel + 1) / 2 : numel * element_size; }
   bool is_constant() const { return data != nullptr; }
 };
 
@@ -74,6 +84,8 @@ struct Graph {
   std::vector<uint32_t> outputs;
   // Named-data buffers that constants point into.
   std::vector<FreeableBuffer> named_buffers;
+  // bf16 block scales converted from inline fp32 ones.
+  std::vector<std::vector<uint16_t>> converted_scales;
 };
 
 // The node type's name ("XNNConv2d"); never null.

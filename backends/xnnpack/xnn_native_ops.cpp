@@ -455,23 +455,10 @@ void unary(size_t n, const float* in, float* out, F f) {
 }  // namespace
 
 bool is_native_node(const Graph& g, const Node& node) {
-  if (node.type == T::XNNConv2d) return is_native_conv(g, node);
-  if (node.type == T::XNNFullyConnected) {
-    // XNNPACK 2022 has no fully connected with per-channel int8 weights.
-    return is_qc8_fc(g, node) || is_native_fc_f32(g, node);
-  }
+  if (node.type == T::XNNConv2d) return false && is_native_conv(g, node);
+  if (node.type == T::XNNFullyConnected) return false && is_native_fc_f32(g, node);
   if (node.type == T::XNNGlobalAvgPooling2d) return is_qs8_global_avg_pool(g, node);
-  if (node.type == T::XNNConvTranspose2d) return is_qc8_deconv(g, node);
-  switch (node.type) {
-    case T::XNNStaticTranspose: case T::XNNStaticSlice: case T::XNNConcatenate2:
-    case T::XNNConcatenate3: case T::XNNConcatenate4: case T::XNNConcatenate5:
-    case T::XNNBatchMatrixMultiply: case T::XNNTanh: case T::XNNGelu: case T::XNNExp:
-    case T::XNNLog: case T::XNNSin: case T::XNNCos: case T::XNNReciprocalSquareRoot:
-    case T::XNNCopy:
-      return true;
-    default:
-      return false;
-  }
+  return false;
 }
 
 Error check_native_node(const Graph& g, const Node& node) {

@@ -58,9 +58,12 @@ Error parse_payload(const void* data, size_t size, Payload* out) {
     out->flatbuffer_size = size;
   }
   const char* id = reinterpret_cast<const char*>(out->flatbuffer) + 4;
-  EMBER_CHECK_OR_RETURN(std::memcmp(id, "XN01", 4) == 0 || std::memcmp(id, "XN00", 4) == 0,
-                        Error::DelegateInvalidCompatibility,
-                        "XNNPACK graph identifier '%.4s' is neither XN01 nor XN00", id);
+  if (std::memcmp(id, "XN01", 4) != 0 && std::memcmp(id, "XN00", 4) != 0) {
+    char shown[17];
+    printable_identifier(id, shown);
+    set_error_message("XNNPACK graph identifier '%s' is neither XN01 nor XN00", shown);
+    return Error::DelegateInvalidCompatibility;
+  }
   return Error::Ok;
 }
 

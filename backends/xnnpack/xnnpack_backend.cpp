@@ -1,5 +1,6 @@
 #include "backends/xnnpack/xnnpack_backend.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <new>
 
@@ -13,67 +14,156 @@ namespace {
 Error scalar_type_for(xnn_datatype t, ScalarType* out) {
   switch (t) {
     case xnn_datatype_fp32: *out = ScalarType::Float; return Error::Ok;
+    case xnn_datatype_fp16: *out = ScalarType::Half; return Error::Ok;
     case xnn_datatype_qint8: *out = ScalarType::Char; return Error::Ok;
     case xnn_datatype_quint8: *out = ScalarType::Byte; return Error::Ok;
-    case xnn_datatype_qint32: *out = ScalarType::Int; return Error::Ok;
+    case xnn_datatype_qint32: case xnn_datatype_int32: *out = ScalarType::Int; return Error::Ok;
     default: return Error::NotSupported;
   }
 }
 
-// Binds argument `arg` to graph value `v`, checking kind, dtype and size.
-Error bind(Plan* plan, EValue* arg, uint32_t v, size_t index, const char* what) {
-  const Value& value = plan->graph.values[v];
+// "[2, 3, 4]" into `out`.
+void format_dims(const size_t* dims, size_t rank, char* out, size_t size) {
+  size_t used = size_t(snprintf(out, size, "["));
+  for (size_t d = 0; d < rank && used < size; ++d) {
+    used += size_t(snprintf(out + used, size - used, "%s%zu", d ? ", " : "", dims[d]));
+  }
+  if (used < size) snprintf(out + used, size - used, "]");
+}
+
+// The tensor behind argument `arg` for graph value `v`: kind and dtype.
+Error arg_tensor(const Plan& plan, EValue* arg, uint32_t v, size_t index, const char* what,
+                 Tensor* out) {
+  const Value& value = plan.graph.values[v];
   EMBER_CHECK_OR_RETURN(arg != nullptr && arg->is_tensor(), Error::InvalidArgument,
                         "XNNPACK delegate %s %zu is not a tensor", what, index);
-  const Tensor t = arg->to_tensor();
+  *out = arg->to_tensor();
   ScalarType expected = ScalarType::Float;
   EMBER_CHECK_OR_RETURN(scalar_type_for(value.dtype, &expected) == Error::Ok &&
-                            t.scalar_type() == expected,
+                            out->scalar_type() == expected,
                         Error::InvalidArgument,
                         "XNNPACK delegate %s %zu: tensor dtype %d does not match the "
-                        "delegate's", what, index, int(t.scalar_type()));
-  EMBER_CHECK_OR_RETURN(size_t(t.numel()) == value.numel, Error::InvalidArgument,
-                        "XNNPACK delegate %s %zu has %lld elements; the delegate was built "
-                        "for %zu (XNNPACK 2022 runs static shapes only)", what, index,
-                        static_cast<long long>(t.numel()), value.numel);
+                        "delegate's", what, index, int(out->scalar_type()));
+  return Error::Ok;
+}
+
+// Points value `v` at the tensor's memory, which must exist: a program
+// exported without planned graph inputs or outputs
+// (MemoryPlanningPass(alloc_graph_input=False, alloc_graph_output=False))
+// leaves them to the application, and XNNPACK must never see a null.
+Error bind_data(Plan* plan, const Tensor& t, uint32_t v, size_t index, const char* what) {
+  EMBER_CHECK_OR_RETURN(t.numel() == 0 || t.mutable_data_ptr() != nullptr,
+                        Error::InvalidState,
+                        "XNNPACK delegate %s %zu has no memory: the program leaves this "
+                        "graph %s to the application (exported without memory planning "
+                        "for it); give it a buffer before execute", what, index, what);
   plan->ptrs[v] = t.mutable_data_ptr();
   return Error::Ok;
 }
 
+// Static plans: the element count the blob was built for. Dynamic plans:
+// the rank, and every dim within the blob's (the upper bound); the dims go
+// to `dims`.
+Error check_input_shape(const Plan& plan, const Tensor& t, uint32_t v, size_t index,
+                        size_t* dims) {
+  const Value& value = plan.graph.values[v];
+  if (!plan.dynamic_shapes) {
+    EMBER_CHECK_OR_RETURN(size_t(t.numel()) == value.numel, Error::InvalidArgument,
+                          "XNNPACK delegate input %zu has %lld elements; the delegate was "
+                          "built for %zu", index, static_cast<long long>(t.numel()),
+                          value.numel);
+    std::copy(value.dims, value.dims + value.num_dims, dims);
+    return Error::Ok;
+  }
+  bool within = t.dim() == value.num_dims;
+  for (size_t d = 0; within && d < value.num_dims; ++d) {
+    dims[d] = size_t(t.sizes()[d]);
+    within = dims[d] <= value.dims[d];
+  }
+  if (!within) {
+    char bound[96];
+    format_dims(value.dims, value.num_dims, bound, sizeof(bound));
+    set_error_message("XNNPACK delegate input %zu: shape outside the delegate's upper bound "
+                      "%s (rank %zu)", index, bound, t.dim());
+    return Error::InvalidArgument;
+  }
+  return Error::Ok;
+}
+
 // Load-time check of the DelegateCall's values (when the runtime gives
-// them): the count, and that no tensor has a dynamic shape. This XNNPACK
-// (2022) runs static shapes only; a bounded-dynamic input or output is
-// refused here, at load, rather than on the first execution with a smaller
-// shape.
-Error check_call_args(const Plan& plan, Span<EValue* const> args) {
+// them): the count, and whether any has a bounded-dynamic shape (the plan
+// then follows input shapes at execute).
+Error check_call_args(Plan* plan, Span<EValue* const> args) {
   if (args.size() == 0) {
     return Error::Ok;  // not called, or a runtime that does not say
   }
-  const size_t n_in = plan.graph.inputs.size();
-  const size_t n_out = plan.graph.outputs.size();
+  const size_t n_in = plan->graph.inputs.size();
+  const size_t n_out = plan->graph.outputs.size();
   EMBER_CHECK_OR_RETURN(args.size() == n_in + n_out, Error::InvalidProgram,
                         "XNNPACK delegate takes %zu inputs and %zu outputs; the call "
                         "passes %zu values", n_in, n_out, args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     const EValue* arg = args[i];
-    if (arg == nullptr || !arg->is_tensor()) {
-      continue;  // execute() names it
+    if (arg != nullptr && arg->is_tensor() &&
+        arg->to_tensor().shape_dynamism() != ShapeDynamism::Static) {
+      plan->dynamic_shapes = true;
     }
-    const Tensor t = arg->to_tensor();
-    if (t.shape_dynamism() == ShapeDynamism::Static) {
-      continue;
+  }
+  return Error::Ok;
+}
+
+// Binds inputs, reshapes a dynamic plan when an input's shape changed
+// (resizing the outputs to what XNNPACK computes), then binds outputs.
+Error bind_arguments(Plan* plan, Span<EValue*> args) {
+  const Graph& g = plan->graph;
+  const size_t n_in = g.inputs.size();
+  const size_t n_out = g.outputs.size();
+  EMBER_CHECK_OR_RETURN(args.size() == n_in + n_out, Error::InvalidProgram,
+                        "XNNPACK delegate takes %zu inputs and %zu outputs; the call "
+                        "passes %zu values", n_in, n_out, args.size());
+  size_t in_dims[16 * kMaxDims];
+  const bool track = plan->dynamic_shapes && n_in <= 16;
+  EMBER_CHECK_OR_RETURN(!plan->dynamic_shapes || track, Error::NotSupported,
+                        "XNNPACK delegate: dynamic shapes with more than 16 inputs");
+  bool changed = false;
+  for (size_t i = 0; i < n_in; ++i) {
+    Tensor t;
+    EMBER_RETURN_IF_ERROR(arg_tensor(*plan, args[i], g.inputs[i], i, "input", &t));
+    size_t scratch[kMaxDims];
+    size_t* dims = track ? in_dims + i * kMaxDims : scratch;
+    EMBER_RETURN_IF_ERROR(check_input_shape(*plan, t, g.inputs[i], i, dims));
+    if (track) {
+      const size_t rank = g.values[g.inputs[i]].num_dims;
+      changed = changed || !std::equal(dims, dims + rank,
+                                       plan->input_dims.begin() + i * kMaxDims);
     }
-    char dims[96] = "";
-    size_t used = 0;
-    for (size_t d = 0; d < t.dim() && used < sizeof(dims); ++d) {
-      used += size_t(snprintf(dims + used, sizeof(dims) - used, "%s%d", d ? ", " : "",
-                              int(t.sizes()[d])));
+    EMBER_RETURN_IF_ERROR(bind_data(plan, t, g.inputs[i], i, "input"));
+  }
+  size_t out_dims[16 * kMaxDims];
+  EMBER_CHECK_OR_RETURN(!changed || n_out <= 16, Error::NotSupported,
+                        "XNNPACK delegate: dynamic shapes with more than 16 outputs");
+  if (changed) EMBER_RETURN_IF_ERROR(reshape_plan(plan, in_dims, out_dims));
+  for (size_t i = 0; i < n_out; ++i) {
+    const uint32_t v = g.outputs[i];
+    Tensor t;
+    EMBER_RETURN_IF_ERROR(arg_tensor(*plan, args[n_in + i], v, i, "output", &t));
+    if (changed) {
+      SizesType sizes[kMaxDims];
+      for (size_t d = 0; d < g.values[v].num_dims; ++d) {
+        sizes[d] = SizesType(out_dims[i * kMaxDims + d]);
+      }
+      const Error err = resize_tensor(t, {sizes, g.values[v].num_dims});
+      if (err != Error::Ok) {
+        append_error_message(" (XNNPACK delegate output %zu)", i);
+        return err;
+      }
+    } else if (!plan->dynamic_shapes) {
+      EMBER_CHECK_OR_RETURN(size_t(t.numel()) == g.values[v].numel, Error::InvalidArgument,
+                            "XNNPACK delegate output %zu has %lld elements; the delegate "
+                            "was built for %zu", i, static_cast<long long>(t.numel()),
+                            g.values[v].numel);
     }
-    set_error_message("XNNPACK delegate %s %zu has a dynamic shape (upper bound [%s]); "
-                      "this XNNPACK (2022) runs static shapes only: export the model "
-                      "with static shapes",
-                      i < n_in ? "input" : "output", i < n_in ? i : i - n_in, dims);
-    return Error::NotSupported;
+    EMBER_RETURN_IF_ERROR(bind_data(plan, t, v, i, "output"));
   }
   return Error::Ok;
 }
@@ -90,7 +180,7 @@ class XnnpackBackend final : public BackendInterface {
     EMBER_CHECK_OR_RETURN(plan != nullptr, Error::DelegateMemoryAllocationFailed,
                           "cannot allocate the XNNPACK delegate state");
     Error err = build_graph(payload, context.named_data(), &plan->graph);
-    if (err == Error::Ok) err = check_call_args(*plan, context.call_args());
+    if (err == Error::Ok) err = check_call_args(plan, context.call_args());
     if (err == Error::Ok) err = compile_plan(plan);
     if (err != Error::Ok) {
       delete plan;
@@ -107,17 +197,7 @@ class XnnpackBackend final : public BackendInterface {
   Error execute(BackendExecutionContext& context, DelegateHandle* handle,
                 Span<EValue*> args) const override {
     Plan* plan = static_cast<Plan*>(handle);
-    const size_t n_in = plan->graph.inputs.size();
-    const size_t n_out = plan->graph.outputs.size();
-    EMBER_CHECK_OR_RETURN(args.size() == n_in + n_out, Error::InvalidProgram,
-                          "XNNPACK delegate takes %zu inputs and %zu outputs; the call "
-                          "passes %zu values", n_in, n_out, args.size());
-    for (size_t i = 0; i < n_in; ++i) {
-      EMBER_RETURN_IF_ERROR(bind(plan, args[i], plan->graph.inputs[i], i, "input"));
-    }
-    for (size_t i = 0; i < n_out; ++i) {
-      EMBER_RETURN_IF_ERROR(bind(plan, args[n_in + i], plan->graph.outputs[i], i, "output"));
-    }
+    EMBER_RETURN_IF_ERROR(bind_arguments(plan, args));
     return run_plan(plan);
   }
 

@@ -4,13 +4,20 @@ XnnpackPartitioner, bundled with test cases.
 
 Usage:
   python examples/export/export_xnnpack.py [--out test/models/xnnpack]
-        [--only PATTERN] [--models] [--models-out .bench/models] [--check]
+        [--only PATTERN[,PATTERN...]] [--models] [--models-out .bench/models]
+        [--check] [--describe]
 
 Per-node cases (committed, small): one <out>/<case>.bpte each, whose single
 delegate holds the node under test. fp32 expected outputs come from eager
 PyTorch; int8 cases (quantized with upstream's XNNPACKQuantizer and
 calibration) take their expected outputs from upstream's runtime, since
-PyTorch's reference quantized arithmetic rounds differently.
+PyTorch's reference quantized arithmetic rounds differently. So do the
+dynamically quantized transformer blocks (MANIFEST kind "dq": qdint8
+per-token activations with qcint8, qbint4 or qcint4 weights; see
+QUANT_MODES). dynamic_seq is lowered with bounded-dynamic batch and
+sequence, its test cases at several shapes within the bounds.
+--describe prints what each delegate blob holds (XNNPACK datatypes, quant
+params, nodes).
 
 Differential cases (committed, tiny): <out>/<case>.bpte lowered to XNNPACK
 and <out>/<case>.portable.bpte, the same module and test cases without
@@ -64,16 +71,34 @@ def r(*shape, lo=-2.0, hi=2.0):
 
 class Case:
     def __init__(self, name, module, inputs, quant=False, rtol=1e-4, atol=1e-5,
-                 twin=False, calib=None, steps=1):
+                 twin=False, calib=None, steps=1, example=None, dynamic_shapes=None,
+                 expect_dtypes=()):
         self.name = name
         self.module = module
         self.inputs = inputs  # list of argument tuples, one per test case
+        # False: fp32. True: static int8 (XNNPACKQuantizer, calibrated).
+        # A string names a dynamic-activation scheme (see QUANT_MODES).
         self.quant = quant
         self.rtol = rtol
         self.atol = atol
         self.twin = twin
         self.calib = calib
-        self.steps = steps  # int8: tolerance in output quantization steps
+        self.steps = steps  # quantized: tolerance in output quantization steps
+        # Bounded-dynamic shapes: the export example (default inputs[0]) and
+        # torch.export's dynamic_shapes; the test cases may then differ in
+        # shape within the bounds.
+        self.example = example
+        self.dynamic_shapes = dynamic_shapes
+        # XNNPACK datatypes the delegate blobs must hold (export fails
+        # otherwise), e.g. "qdint8": guards against a toolchain that silently
+        # stops producing the scheme under test.
+        self.expect_dtypes = tuple(expect_dtypes)
+
+    @property
+    def kind(self):
+        if not self.quant:
+            return "fp32"
+        return "int8" if self.quant is True else "dq"
 
 
 def conv(cin, cout, k, **kw):
@@ -136,6 +161,52 @@ class Attention(nn.Module):
         att = (q @ k.transpose(-2, -1)) * (d // self.h) ** -0.5
         att = att.softmax(dim=-1)
         return self.proj((att @ v).transpose(1, 2).reshape(b, n, d))
+
+
+class DqBlock(nn.Module):
+    """A pre-norm transformer block with separate q/k/v/out projections and
+    a Linear-GELU-Linear MLP: the linears are what the dynamic-activation
+    schemes quantize. Attention runs as 3-D bmm over batch*heads, so the
+    only ops left to portable kernels are the layer norms."""
+
+    def __init__(self, d=64, heads=2, hidden=256):
+        super().__init__()
+        self.h = heads
+        self.n1 = nn.LayerNorm(d)
+        self.q = nn.Linear(d, d)
+        self.k = nn.Linear(d, d)
+        self.v = nn.Linear(d, d)
+        self.out = nn.Linear(d, d)
+        self.n2 = nn.LayerNorm(d)
+        self.fc1 = nn.Linear(d, hidden)
+        self.fc2 = nn.Linear(hidden, d)
+
+    def forward(self, x):
+        b, n, d = x.shape
+        hd = d // self.h
+        y = self.n1(x)
+
+        def heads(t):
+            return t.reshape(b, n, self.h, hd).transpose(1, 2).reshape(b * self.h, n, hd)
+
+        q, k, v = heads(self.q(y)), heads(self.k(y)), heads(self.v(y))
+        att = torch.softmax(torch.bmm(q, k.transpose(1, 2)) * hd ** -0.5, dim=-1)
+        o = torch.bmm(att, v).reshape(b, self.h, n, hd).transpose(1, 2).reshape(b, n, d)
+        x = x + self.out(o)
+        return x + self.fc2(F.gelu(self.fc1(self.n2(x))))
+
+
+class DynSeqNet(nn.Module):
+    """Linear-ReLU-Linear-softmax with a residual add, for [B, S, 16]
+    inputs with both B and S bounded-dynamic."""
+
+    def __init__(self, d=16, hidden=32):
+        super().__init__()
+        self.fc1 = nn.Linear(d, hidden)
+        self.fc2 = nn.Linear(hidden, d)
+
+    def forward(self, x):
+        return torch.softmax(self.fc2(torch.relu(self.fc1(x))) + x, dim=-1)
 
 
 class PartialNet(nn.Module):
@@ -426,17 +497,79 @@ def node_cases():
     add(Case("q_conv_transpose", nn.ConvTranspose2d(4, 6, 3, stride=2, padding=1,
                                                      output_padding=1),
              [(x4(),), (x4(),)], quant=True, steps=0.5))
+    # Dynamically quantized transformer blocks (d_model 64, 2 heads,
+    # sequence 8): int8 per-token activations quantized at run time, weights
+    # quantized at export. Expected outputs come from upstream's runtime, as
+    # for int8. The outputs are fp32, so there is no output quantization
+    # step; the tolerance is its stand-in, computed the same way: the range
+    # of the expected outputs over 255 levels (about what one activation
+    # quantization step does to the block's output; an XNNPACK of another
+    # age may round a token's scale or zero point the other way). Measured
+    # (executorch 1.5.1): upstream's outputs are 0.005-0.012 from torch's
+    # fake-quantized reference, atol is about 0.02. The residual dominates
+    # the range: dq_linear_block's int8 weights stay within atol of the
+    # unquantized block (0.006), the 4-bit blocks do not (0.06-0.09).
+    blk = lambda: [(r(1, 8, 64),) for _ in range(3)]
+    # Upstream's transformer recipe: XNNPACKQuantizer's dynamic config, int8
+    # per-channel (qcint8) weights, qdint8 (PerTokenDynamicQuant) inputs.
+    add(Case("dq_linear_block", DqBlock().eval(), blk(), quant="dq",
+             expect_dtypes=("qdint8", "qcint8")))
+    # Upstream's LLM "8da4w" (torchao Int8DynamicActivationIntxWeightConfig):
+    # int4 weights in groups of 32 along the input (qbint4,
+    # PerChannelGroupQuant); and int4 weights with one scale per output
+    # channel (qcint4, PerChannelQuant), see QUANT_MODES.
+    add(Case("q8da4w_linear_block", DqBlock().eval(), blk(), quant="8da4w",
+             expect_dtypes=("qdint8", "qbint4")))
+    add(Case("q8da4w_per_channel", DqBlock().eval(), blk(), quant="8da4w_per_channel",
+             expect_dtypes=("qdint8", "qcint4")))
+    # fp32 with batch and sequence both bounded-dynamic: the blob holds the
+    # upper bounds, each test case its own shape within them.
+    Dim = torch.export.Dim
+    add(Case("dynamic_seq", DynSeqNet().eval(),
+             [(r(1, 2, 16),), (r(4, 16, 16),), (r(2, 7, 16),), (r(3, 16, 16),)],
+             example=(r(2, 7, 16),),
+             dynamic_shapes=({0: Dim("batch", min=1, max=4), 1: Dim("seq", min=2, max=16)},)))
     return c
 
 
 # ------------------------------------------------------------- export
 
-def quantize(module, example, calib):
+# Dynamic-activation schemes, Case.quant:
+#  "dq": XNNPACKQuantizer's dynamic per-channel config through
+#    prepare_pt2e/convert_pt2e (upstream's recipe for transformers): qdint8
+#    activations, qcint8 weights.
+#  "8da4w": upstream's LLM export (torchao's quantize_ with
+#    Int8DynamicActivationIntxWeightConfig, int4 weights in groups of 32):
+#    qdint8 activations, qbint4 weights.
+#  "8da4w_per_channel": int4 weights with one scale per output channel
+#    (qcint4). torchao's PerAxis(0) does not give that: upstream lowers int4
+#    weights with a single group per row as qbint4 all the same
+#    (operators/quant_params.py), so this goes the way upstream's own qc4w
+#    tests do, XNNPACKQuantizer's dynamic config with weights in [-8, 7].
+QUANT_MODES = ("dq", "8da4w", "8da4w_per_channel")
+
+
+def quantize_8da4w(module, group_size=32):
+    from torchao.quantization import Int8DynamicActivationIntxWeightConfig, quantize_
+    from torchao.quantization.granularity import PerGroup
+
+    module = copy.deepcopy(module)
+    quantize_(module, Int8DynamicActivationIntxWeightConfig(
+        weight_dtype=torch.int4, weight_granularity=PerGroup(group_size)))
+    return module
+
+
+def quantize(module, example, calib, mode=True):
     from executorch.backends.xnnpack.quantizer.xnnpack_quantizer import (
         XNNPACKQuantizer, get_symmetric_quantization_config)
     from torchao.quantization.pt2e.quantize_pt2e import convert_pt2e, prepare_pt2e
 
-    q = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(is_per_channel=True))
+    if mode == "8da4w":
+        return quantize_8da4w(module)
+    assert mode in (True, "dq", "8da4w_per_channel"), mode
+    wrange = dict(weight_qmin=-8, weight_qmax=7) if mode == "8da4w_per_channel" else {}
+    q = XNNPACKQuantizer().set_global(get_symmetric_quantization_config(
+        is_per_channel=True, is_dynamic=mode != True, **wrange))  # noqa: E712
     gm = torch.export.export(module, example, strict=False).module()
     gm = prepare_pt2e(gm, q)
     for args in calib:
@@ -444,11 +577,11 @@ def quantize(module, example, calib):
     return convert_pt2e(gm)
 
 
-def lower(module, example, delegate):
+def lower(module, example, delegate, dynamic_shapes=None):
     from executorch.exir import to_edge, to_edge_transform_and_lower
     from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
 
-    ep = torch.export.export(module, example, strict=False)
+    ep = torch.export.export(module, example, dynamic_shapes=dynamic_shapes, strict=False)
     if delegate:
         return to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()]).to_executorch()
     return to_edge(ep).to_executorch()
@@ -481,18 +614,74 @@ def program_summary(et_prog):
     return ids, ops
 
 
-def export_case(case, out, write_pte=False):
+def blob_summary(et_prog):
+    """For each XNNPACK delegate blob: {"dtypes": {datatype: count},
+    "quant": {quant params kind: count}, "nodes": {node kind: count}},
+    decoded with flatc and upstream's XNNPACK schema."""
+    import collections
+    import json
+    import re
+    import subprocess
+    import tempfile
+    from executorch.backends.xnnpack.serialization import xnnpack_graph_serialize as ser
+    from executorch.backends.xnnpack.serialization.xnnpack_graph_serialize import XNNHeader
+    from executorch.backends.xnnpack.serialization.xnnpack_graph_schema import XNNDatatype
+
+    schema = os.path.join(os.path.dirname(ser.__file__), "schema.fbs")
+    names = {int(d): d.name[len("xnn_datatype_"):] for d in XNNDatatype}
+    program = et_prog.executorch_program
+    blobs = []
+    for d in program.execution_plan[0].delegates:
+        if d.id != "XnnpackBackend":
+            continue
+        data = program.backend_delegate_data[d.processed.index].data
+        h = XNNHeader.from_bytes(data[:XNNHeader.EXPECTED_LENGTH])
+        fb = data[h.flatbuffer_offset:h.flatbuffer_offset + h.flatbuffer_size]
+        with tempfile.TemporaryDirectory() as tmp:
+            path = os.path.join(tmp, "blob.bin")
+            with open(path, "wb") as f:
+                f.write(fb)
+            subprocess.run(["flatc", "--json", "--strict-json", "--raw-binary", "-o", tmp,
+                            schema, "--", path], check=True, capture_output=True)
+            text = open(os.path.join(tmp, "blob.json")).read()
+        # flatc writes non-finite floats (unbounded output_min_max) bare.
+        graph = json.loads(re.sub(r"(?<=[\s:\[,])(-?inf|[+-]?nan)(?=[\s,\]}])", r'"\1"', text))
+        dtypes, quant, nodes = (collections.Counter() for _ in range(3))
+        for v in graph.get("xvalues", []):
+            t = v["xvalue_union"]
+            inner = t.get("tensor_value", t)
+            dt = inner.get("datatype", 0)
+            dtypes[names.get(dt, dt) if isinstance(dt, int) else dt[len("xnn_datatype_"):]] += 1
+            if "quant_params_type" in t:
+                quant[t["quant_params_type"]] += 1
+        for n in graph.get("xnodes", []):
+            nodes[n.get("xnode_union_type", "?")] += 1
+        blobs.append({"dtypes": dict(dtypes), "quant": dict(quant), "nodes": dict(nodes)})
+    return blobs
+
+
+def export_case(case, out, write_pte=False, describe=False):
     torch.manual_seed(0)
     module = case.module.eval()
-    example = tuple(case.inputs[0])
+    example = tuple(case.example or case.inputs[0])
     if case.quant:
         calib = case.calib or [tuple(r(*a.shape) for a in example) for _ in range(8)]
         calib = list(calib) + [tuple(a) for a in case.inputs]
-        module = quantize(module, example, calib)
+        module = quantize(module, example, calib, case.quant)
     with torch.no_grad():
         eager = [[o for o in tree_flatten(module(*copy.deepcopy(a)))[0]] for a in case.inputs]
-    prog = lower(module, example, True)
+    prog = lower(module, example, True, case.dynamic_shapes)
     ids, ops = program_summary(prog)
+    if describe or case.expect_dtypes:
+        blobs = blob_summary(prog)
+        if describe:
+            for k, b in enumerate(blobs):
+                print(f"  {case.name} delegate {k}: {b}", flush=True)
+        present = {d for b in blobs for d in b["dtypes"]}
+        missing = [d for d in case.expect_dtypes if d not in present]
+        if missing:
+            raise RuntimeError(f"{case.name}: the XNNPACK blobs hold no {missing} "
+                               f"(they hold {sorted(present)})")
     if case.quant:
         expected = [run_upstream(prog.buffer, a) for a in case.inputs]
         # One quantization step of the output (an XNNPACK of another age may
@@ -510,7 +699,7 @@ def export_case(case, out, write_pte=False):
         with open(os.path.join(out, f"{case.name}.xnnpack.pte"), "wb") as f:
             f.write(prog.buffer)
     if case.twin:
-        twin = lower(module, example, False)
+        twin = lower(module, example, False, case.dynamic_shapes)
         tpath = os.path.join(out, f"{case.name}.portable.bpte")
         with open(tpath, "wb") as f:
             f.write(bundle(twin, case.inputs, expected))
@@ -557,10 +746,12 @@ def check(path, rtol, atol):
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=os.path.join(ROOT, "test", "models", "xnnpack"))
-    p.add_argument("--only", default="*")
+    p.add_argument("--only", default="*", help="fnmatch patterns, comma-separated")
     p.add_argument("--models", action="store_true")
     p.add_argument("--models-out", default=os.path.join(ROOT, ".bench", "models"))
     p.add_argument("--check", action="store_true")
+    p.add_argument("--describe", action="store_true",
+                   help="print the datatypes, quant params and nodes of each delegate blob")
     p.add_argument("--dynamic", action="store_true",
                    help="write only the bounded-dynamic fixture into OUT/dynamic")
     args = p.parse_args()
@@ -577,10 +768,11 @@ def main():
         cases, out = node_cases(), args.out
     manifest = []
     for case in cases:
-        if not fnmatch.fnmatch(case.name, args.only):
+        if not any(fnmatch.fnmatch(case.name, pat) for pat in args.only.split(",")):
             continue
-        ids, ops, written = export_case(case, out, write_pte=args.models)
-        kind = "int8" if case.quant else "fp32"
+        ids, ops, written = export_case(case, out, write_pte=args.models,
+                                        describe=args.describe)
+        kind = case.kind
         rest = ",".join(o for o in ops) or "-"
         manifest.append(f"{case.name} {kind} delegates={len(ids)} rtol={case.rtol} "
                         f"atol={case.atol} portable_ops={rest}")

@@ -32,6 +32,19 @@ void append_error_message(const char* fmt, ...) {
 
 void clear_error_message() { g_message[0] = '\0'; }
 
+void printable_identifier(const void* bytes, char out[17]) {
+  const unsigned char* id = static_cast<const unsigned char*>(bytes);
+  size_t n = 0;
+  for (size_t i = 0; i < 4; ++i) {
+    if (id[i] >= 0x20 && id[i] < 0x7f && id[i] != '\\') {
+      out[n++] = char(id[i]);
+    } else {
+      n += size_t(snprintf(out + n, 5, "\\x%02x", id[i]));
+    }
+  }
+  out[n] = '\0';
+}
+
 const char* last_error_message() { return g_message; }
 
 }  // namespace ember

@@ -27,4 +27,9 @@ void clear_error_message();
 // Never null; empty when nothing was recorded since the last clear.
 const char* last_error_message();
 
+// Untrusted bytes for a message: the 4 bytes of a file or blob identifier
+// with every byte outside printable ASCII written as \xNN (at most 16
+// characters and a NUL).
+void printable_identifier(const void* bytes, char out[17]);
+
 }  // namespace ember

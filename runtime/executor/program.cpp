@@ -14,19 +14,6 @@ namespace {
 constexpr size_t kFlatbufferHeaderSize = 8;
 constexpr char kProgramIdentifier[4] = {'E', 'T', '1', '2'};
 
-// Copies 4 identifier bytes into `out` as printable text.
-void printable_identifier(const uint8_t* id, char out[17]) {
-  size_t n = 0;
-  for (size_t i = 0; i < 4; ++i) {
-    if (id[i] >= 0x20 && id[i] < 0x7f) {
-      out[n++] = char(id[i]);
-    } else {
-      n += size_t(snprintf(out + n, 5, "\\x%02x", id[i]));
-    }
-  }
-  out[n] = '\0';
-}
-
 bool add_overflows(uint64_t a, uint64_t b, uint64_t* sum) {
   return __builtin_add_overflow(a, b, sum);
 }
