@@ -152,6 +152,11 @@ IMAGE = (1, 3, 224, 224)
 MODELS = {
     "resnet18": (tv_model("resnet18"), IMAGE),
     "resnet50": (tv_model("resnet50"), IMAGE),
+    # The subnormal check: BatchNorm statistics left at their initial
+    # mean 0 / var 1 (not calibrated), so activations shrink layer after
+    # layer (see SUBNORMAL_MODELS).
+    "mobilenet_v2_rawbn": (tv_model("mobilenet_v2"), IMAGE),
+    "resnet50_rawbn": (tv_model("resnet50"), IMAGE),
     "mobilenet_v2": (tv_model("mobilenet_v2"), IMAGE),
     "mobilenet_v3_large": (tv_model("mobilenet_v3_large"), IMAGE),
     "efficientnet_b0": (tv_model("efficientnet_b0"), IMAGE),
@@ -167,6 +172,11 @@ MODELS = {
 
 
 # ---------------------------------------------------------------- helpers
+
+# Models exported without BatchNorm calibration, for compare_all.py's
+# subnormal check (activations that underflow must not slow a runtime down).
+SUBNORMAL_MODELS = ("mobilenet_v2_rawbn", "resnet50_rawbn")
+
 
 def calibrate_batchnorm(model, shape, gen):
     """Running mean/var from training-mode passes on random data (a
@@ -254,7 +264,7 @@ def export_model(name, out, dtypes, onnx, force):
     gen = torch.Generator().manual_seed(SEED)
     torch.manual_seed(SEED)
     model = ctor()
-    n_bn = calibrate_batchnorm(model, shape, gen)
+    n_bn = 0 if name in SUBNORMAL_MODELS else calibrate_batchnorm(model, shape, gen)
     model.eval()
     x = torch.randn(shape, generator=gen)
     example = (x,)
@@ -263,6 +273,17 @@ def export_model(name, out, dtypes, onnx, force):
         ref = model(x)
     print(f"[{name}] input {list(shape)}, {n_bn} BatchNorm layers calibrated, "
           f"eager output {list(ref.shape)} |max| {ref.abs().max().item():.3g}", flush=True)
+    if name in SUBNORMAL_MODELS:
+        acts = []
+        hooks = [m.register_forward_hook(lambda _m, _i, o: acts.append(o.abs().max().item()))
+                 for m in model.modules() if isinstance(m, nn.ReLU6) or isinstance(m, nn.ReLU)]
+        with torch.no_grad():
+            model(x)
+        for h in hooks:
+            h.remove()
+        tiny = sum(1 for a in acts if a < 1.1754944e-38)
+        print(f"[{name}] activation maxima from {acts[0]:.3g} to {min(acts):.3g}; "
+              f"{tiny} of {len(acts)} activation outputs entirely below FLT_MIN", flush=True)
     results = {}
     for dtype in dtypes:
         path = os.path.join(out, f"{name}.{dtype}.pte")

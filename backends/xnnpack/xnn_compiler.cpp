@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "backends/xnnpack/xnn_native_ops.h"
 #include "runtime/platform/log.h"
 #include "runtime/platform/threadpool.h"
 #include "schema/xnnpack_graph_generated.h"
@@ -433,7 +432,7 @@ Error assign_buffers(Plan* plan, const Usage& usage) {
     for (size_t n = plan->steps[s].first_node; n < plan->steps[s].end_node; ++n) {
       const uint32_t v = g.nodes[n].output;
       const Value& value = g.values[v];
-      if (value.flags != 0 || (!usage.crosses[v] && !plan->steps[s].native)) continue;
+      if (value.flags != 0 || (!usage.crosses[v] && plan->steps[s].native == nullptr)) continue;
       const size_t bytes = (value.nbytes() + XNN_EXTRA_BYTES + 63) / 64 * 64;
       Buffer* best = nullptr;
       for (Buffer& b : buffers) {
@@ -471,11 +470,12 @@ Error compile_plan(Plan* plan) {
   plan->pool = shared_pthreadpool();
   // Split the node list into runs.
   for (size_t n = 0; n < g.nodes.size(); ++n) {
-    const bool native = !plan->dynamic_shapes && is_native_node(g, g.nodes[n]);
-    if (native) {
-      EMBER_RETURN_IF_ERROR(check_native_node(g, g.nodes[n]));
+    // A dynamic plan is one XNNPACK runtime, reshaped as a whole.
+    const NativeRoute* native = plan->dynamic_shapes ? nullptr : route_node(g, g.nodes[n]);
+    if (native != nullptr) {
+      EMBER_RETURN_IF_ERROR(native->check(g, g.nodes[n]));
     }
-    if (native || plan->steps.empty() || plan->steps.back().native) {
+    if (native != nullptr || plan->steps.empty() || plan->steps.back().native != nullptr) {
       plan->steps.emplace_back();
       plan->steps.back().native = native;
       plan->steps.back().first_node = n;
@@ -521,22 +521,12 @@ Error compile_plan(Plan* plan) {
                         "xnn_create_workspace failed (%s)", status_name(s));
   for (size_t i = 0; i < plan->steps.size(); ++i) {
     Step& step = plan->steps[i];
-    if (!step.native) {
+    if (step.native == nullptr) {
       EMBER_RETURN_IF_ERROR(build_runtime(plan, usage, i, &step));
-    } else {
-      const Node& node = g.nodes[step.first_node];
-      const size_t bytes = native_scratch_bytes(g, node);
-      if (bytes > 0) {
-        step.scratch = std::aligned_alloc(64, (bytes + 63) / 64 * 64);
-        EMBER_CHECK_OR_RETURN(step.scratch != nullptr, Error::DelegateMemoryAllocationFailed,
-                              "XNNPACK node %zu (%s): cannot allocate %zu bytes of scratch",
-                              node.index, node_type_name(node.type), bytes);
-        plan->owned.push_back(step.scratch);
-        prepare_native_node(g, node, step.scratch);
-      }
     }
     EMBER_LOG(Debug, "XNNPACK delegate step %zu: %s, nodes %zu..%zu (%s%s)", i,
-              step.native ? "native" : "XNNPACK runtime", step.first_node, step.end_node - 1,
+              step.native ? step.native->name : "XNNPACK runtime", step.first_node,
+              step.end_node - 1,
               node_type_name(g.nodes[step.first_node].type),
               step.end_node - step.first_node > 1 ? ", ..." : "");
   }
@@ -553,7 +543,7 @@ uint32_t external_slot(const Step& step, uint32_t v) {
 Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
   const Graph& g = plan->graph;
   EMBER_CHECK_OR_RETURN(plan->dynamic_shapes && plan->steps.size() == 1 &&
-                            !plan->steps[0].native,
+                            plan->steps[0].native == nullptr,
                         Error::Internal, "XNNPACK delegate: reshape of a static plan");
   Step& step = plan->steps[0];
   for (size_t i = 0; i < g.inputs.size(); ++i) {
@@ -584,43 +574,70 @@ Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
   return Error::Ok;
 }
 
-Error run_plan(Plan* plan) {
-  if (plan->pool != shared_pthreadpool()) {
+namespace {
+
+// Points an XNNPACK step's external values at plan->ptrs, reshaping its
+// runtime the first time and setting it up again only when a pointer
+// changed (or a reshape moved XNNPACK's own buffers).
+Error setup_step(Plan* plan, Step* step) {
+  bool changed = !step->bound;
+  for (size_t i = 0; i < step->externals.size(); ++i) {
+    void* p = plan->ptrs[step->external_values[i]];
+    if (step->externals[i].data != p) {
+      step->externals[i].data = p;
+      changed = true;
+    }
+  }
+  if (!step->shaped) {
+    const xnn_status s = xnn_reshape_runtime(step->runtime);
+    EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidArgument,
+                          "XNNPACK nodes %zu..%zu: xnn_reshape_runtime failed (%s)",
+                          step->first_node, step->end_node - 1, status_name(s));
+    step->shaped = true;
+    changed = true;
+  }
+  if (changed) {
+    const xnn_status s =
+        xnn_setup_runtime_v2(step->runtime, step->externals.size(), step->externals.data());
+    EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidArgument,
+                          "XNNPACK nodes %zu..%zu: xnn_setup_runtime_v2 failed (%s)",
+                          step->first_node, step->end_node - 1, status_name(s));
+    step->bound = true;
+  }
+  return Error::Ok;
+}
+
+Error check_pool(const Plan& plan) {
+  if (plan.pool != shared_pthreadpool()) {
     set_error_message("the thread pool changed after the XNNPACK delegate was loaded; set "
                       "the thread count before loading methods");
     return Error::InvalidState;
   }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error setup_plan(Plan* plan) {
+  EMBER_RETURN_IF_ERROR(check_pool(*plan));
   for (Step& step : plan->steps) {
-    if (step.native) {
-      run_native_node(plan->graph, plan->graph.nodes[step.first_node], plan->ptrs.data(),
-                      step.scratch);
+    if (step.native == nullptr) EMBER_RETURN_IF_ERROR(setup_step(plan, &step));
+  }
+  return Error::Ok;
+}
+
+Error run_plan(Plan* plan) {
+  EMBER_RETURN_IF_ERROR(check_pool(*plan));
+  for (Step& step : plan->steps) {
+    if (step.native != nullptr) {
+      step.native->run(plan->graph, plan->graph.nodes[step.first_node], plan->ptrs.data());
       continue;
     }
-    bool changed = !step.bound;
-    for (size_t i = 0; i < step.externals.size(); ++i) {
-      void* p = plan->ptrs[step.external_values[i]];
-      if (step.externals[i].data != p) {
-        step.externals[i].data = p;
-        changed = true;
-      }
-    }
-    if (!step.shaped) {
-      const xnn_status s = xnn_reshape_runtime(step.runtime);
-      EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
-                            "xnn_reshape_runtime failed (%s)", status_name(s));
-      step.shaped = true;
-      changed = true;
-    }
-    if (changed) {
-      const xnn_status s = xnn_setup_runtime_v2(step.runtime, step.externals.size(),
-                                                step.externals.data());
-      EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
-                            "xnn_setup_runtime_v2 failed (%s)", status_name(s));
-      step.bound = true;
-    }
+    EMBER_RETURN_IF_ERROR(setup_step(plan, &step));
     const xnn_status s = xnn_invoke_runtime(step.runtime);
     EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
-                          "xnn_invoke_runtime failed (%s)", status_name(s));
+                          "XNNPACK nodes %zu..%zu: xnn_invoke_runtime failed (%s)",
+                          step.first_node, step.end_node - 1, status_name(s));
   }
   return Error::Ok;
 }

@@ -1,13 +1,16 @@
-// Turns a validated Graph into an execution plan: runs of nodes that the
-// distribution's XNNPACK (early 2022) can define become one XNNPACK
-// subgraph and runtime each (weights packed once, here); nodes it lacks
-// become native steps (xnn_native_ops.h). Values that cross a step
-// boundary get a buffer of their own; graph inputs and outputs are bound
-// to the DelegateCall's tensors at execute.
+// Turns a validated Graph into an execution plan. Each node goes where the
+// routing table sends it (xnn_routing.h): consecutive nodes that XNNPACK
+// runs become one XNNPACK subgraph and runtime (one xnn_define_* call per
+// serialized node, as upstream's compiler maps them; weights packed once,
+// when the runtime is created, and read in place from the program's data
+// until then); a node with a native route becomes a native step. Values
+// that cross a step boundary get a buffer of their own; graph inputs and
+// outputs are bound to the DelegateCall's tensors at execute.
 //
 // Phases: compile_plan() at init (may allocate; every failure names the
-// node index and type), run_plan() per execution (binds pointers, calls
-// xnn_setup_runtime only when a pointer changed, invokes).
+// node index and type), reshape_plan() when a bounded-dynamic input's
+// shape changed, run_plan() per execution (binds pointers, calls
+// xnn_setup_runtime_v2 only when a pointer changed, invokes).
 #pragma once
 
 #include <xnnpack.h>
@@ -15,11 +18,12 @@
 #include <vector>
 
 #include "backends/xnnpack/xnn_graph.h"
+#include "backends/xnnpack/xnn_routing.h"
 
 namespace ember::xnnpack {
 
 struct Step {
-  bool native = false;
+  const NativeRoute* native = nullptr;  // null: an XNNPACK runtime
   size_t first_node = 0;  // nodes [first_node, end_node)
   size_t end_node = 0;
   xnn_runtime_t runtime = nullptr;
@@ -27,7 +31,6 @@ struct Step {
   std::vector<xnn_external_value> externals;
   bool shaped = false;  // xnn_reshape_runtime has run for the current shapes
   bool bound = false;   // xnn_setup_runtime_v2 has run with `externals`
-  void* scratch = nullptr;  // native steps: native_scratch_bytes(), owned by the Plan
 };
 
 // Owns the XNNPACK runtimes and the intermediate buffers.
@@ -60,6 +63,12 @@ Error compile_plan(Plan* plan);
 // plans with dynamic_shapes; costs an XNNPACK reshape, so the caller
 // calls it only when an input's shape changed.
 Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims);
+
+// Reshapes (first time) and sets up every XNNPACK step for plan->ptrs,
+// which must hold the graph inputs' and outputs' data; run_plan() does
+// the same before each step, so this is for callers that want the
+// reshape and setup errors without running (the fuzz target).
+Error setup_plan(Plan* plan);
 
 // Runs every step; plan->ptrs must hold the graph inputs' and outputs'
 // data.

@@ -187,9 +187,11 @@ class XnnpackBackend final : public BackendInterface {
       return err;
     }
     size_t native = 0;
-    for (const Step& s : plan->steps) native += s.native ? 1 : 0;
+    for (const Step& s : plan->steps) native += s.native != nullptr ? 1 : 0;
+    char method[64];
+    printable_name(context.method_name(), method, sizeof(method));
     EMBER_LOG(Debug, "XNNPACK delegate (method '%s'): %zu nodes, %zu values, %zu steps "
-              "(%zu native)", context.method_name(), plan->graph.nodes.size(),
+              "(%zu native)", method, plan->graph.nodes.size(),
               plan->graph.values.size(), plan->steps.size(), native);
     return static_cast<DelegateHandle*>(plan);
   }

@@ -710,24 +710,46 @@ def export_case(case, out, write_pte=False, describe=False):
     return ids, ops, written
 
 
-def export_dynamic(out):
-    """A Linear+ReLU lowered with a bounded-dynamic batch (1..6): the blob
-    holds the upper bound [6, 8]. Ember's XNNPACK (2022, static shapes)
-    must refuse it at load with a clear error (test/xnnpack)."""
+def export_programs(out):
+    """Plain .pte fixtures (not bundled) for what the bundled verifier cannot
+    express, each checked by its own test in test/xnnpack:
+
+      linear_dynamic_batch.pte  Linear+ReLU lowered with a bounded-dynamic
+          batch (1..6): the blob holds the upper bound [6, 8] and the
+          delegate reshapes its runtime for each batch size.
+      unplanned_io.pte  Linear+softmax, fully delegated, written with
+          MemoryPlanningPass(alloc_graph_input=False,
+          alloc_graph_output=False): the application hands the graph's
+          input and output memory. Executed without output memory, the
+          delegate must fail with an Error, not abort inside XNNPACK.
+    """
     from torch.export import Dim
-    from executorch.exir import to_edge_transform_and_lower
+    from executorch.exir import ExecutorchBackendConfig, to_edge_transform_and_lower
+    from executorch.exir.passes import MemoryPlanningPass
     from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
+
+    os.makedirs(out, exist_ok=True)
+
+    def write(name, prog):
+        path = os.path.join(out, name)
+        with open(path, "wb") as f:
+            f.write(prog.buffer)
+        print(f"{path}: delegates={program_summary(prog)[0]}")
 
     torch.manual_seed(0)
     module = nn.Sequential(nn.Linear(8, 4), nn.ReLU()).eval()
     ep = torch.export.export(module, (r(3, 8),),
                              dynamic_shapes=({0: Dim("batch", min=1, max=6)},))
-    prog = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()]).to_executorch()
-    os.makedirs(out, exist_ok=True)
-    path = os.path.join(out, "linear_dynamic_batch.pte")
-    with open(path, "wb") as f:
-        f.write(prog.buffer)
-    print(f"{path}: delegates={program_summary(prog)[0]}")
+    write("linear_dynamic_batch.pte",
+          to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()]).to_executorch())
+
+    torch.manual_seed(0)
+    module = nn.Sequential(nn.Linear(8, 6), nn.Softmax(dim=-1)).eval()
+    ep = torch.export.export(module, (r(2, 8),))
+    config = ExecutorchBackendConfig(memory_planning_pass=MemoryPlanningPass(
+        alloc_graph_input=False, alloc_graph_output=False))
+    write("unplanned_io.pte", to_edge_transform_and_lower(
+        ep, partitioner=[XnnpackPartitioner()]).to_executorch(config))
 
 
 def check(path, rtol, atol):
@@ -752,12 +774,13 @@ def main():
     p.add_argument("--check", action="store_true")
     p.add_argument("--describe", action="store_true",
                    help="print the datatypes, quant params and nodes of each delegate blob")
-    p.add_argument("--dynamic", action="store_true",
-                   help="write only the bounded-dynamic fixture into OUT/dynamic")
+    p.add_argument("--programs", action="store_true",
+                   help="write only the plain .pte fixtures into OUT/programs "
+                        "(see export_programs)")
     args = p.parse_args()
 
-    if args.dynamic:
-        export_dynamic(os.path.join(args.out, "dynamic"))
+    if args.programs:
+        export_programs(os.path.join(args.out, "programs"))
         return
 
     if args.models:

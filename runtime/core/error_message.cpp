@@ -32,17 +32,27 @@ void append_error_message(const char* fmt, ...) {
 
 void clear_error_message() { g_message[0] = '\0'; }
 
-void printable_identifier(const void* bytes, char out[17]) {
-  const unsigned char* id = static_cast<const unsigned char*>(bytes);
-  size_t n = 0;
-  for (size_t i = 0; i < 4; ++i) {
-    if (id[i] >= 0x20 && id[i] < 0x7f && id[i] != '\\') {
-      out[n++] = char(id[i]);
+void printable_bytes(const void* bytes, size_t n, char* out, size_t out_size) {
+  if (out_size == 0) return;
+  const unsigned char* b = static_cast<const unsigned char*>(bytes);
+  size_t used = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const bool plain = b[i] >= 0x20 && b[i] < 0x7f && b[i] != '\\';
+    const size_t need = plain ? 1 : 4;
+    if (used + need >= out_size) break;
+    if (plain) {
+      out[used++] = char(b[i]);
     } else {
-      n += size_t(snprintf(out + n, 5, "\\x%02x", id[i]));
+      used += size_t(snprintf(out + used, 5, "\\x%02x", b[i]));
     }
   }
-  out[n] = '\0';
+  out[used] = '\0';
+}
+
+void printable_identifier(const void* bytes, char out[17]) { printable_bytes(bytes, 4, out, 17); }
+
+void printable_name(const char* name, char* out, size_t out_size) {
+  printable_bytes(name, name != nullptr ? strnlen(name, out_size) : 0, out, out_size);
 }
 
 const char* last_error_message() { return g_message; }

@@ -27,9 +27,15 @@ void clear_error_message();
 // Never null; empty when nothing was recorded since the last clear.
 const char* last_error_message();
 
-// Untrusted bytes for a message: the 4 bytes of a file or blob identifier
-// with every byte outside printable ASCII written as \xNN (at most 16
-// characters and a NUL).
+// Untrusted bytes for a message or a log line: `n` bytes with every byte
+// outside printable ASCII (and the backslash) written as \xNN, cut to fit
+// `out_size` including the NUL (never a partial escape).
+void printable_bytes(const void* bytes, size_t n, char* out, size_t out_size);
+
+// The 4 bytes of a file or blob identifier (at most 16 characters and a NUL).
 void printable_identifier(const void* bytes, char out[17]);
+
+// A NUL-terminated name read from a file (a method name), cut to fit.
+void printable_name(const char* name, char* out, size_t out_size);
 
 }  // namespace ember

@@ -1,6 +1,6 @@
 // The delegate's load-time checks on hand-built blobs: header bounds,
-// identifier, graph references, constant ranges; and a small graph run
-// end to end through the plan (XNNPACK runtime plus a native step).
+// identifier (escaped when printed), graph references, constant ranges;
+// and small graphs run end to end through the plan.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -109,6 +109,11 @@ TEST(XnnpackPayload, IdentifierAndBareFlatbuffer) {
   EXPECT_FALSE(p.has_header);
   std::vector<uint8_t> other = make_graph(false, 1, 0, 0, "XN99");
   EXPECT_EQ(parse_payload(other.data(), other.size(), &p), Error::DelegateInvalidCompatibility);
+  // Bytes from the file are escaped in the message.
+  std::vector<uint8_t> odd = make_graph(false, 1, 0, 0, "XN\x01\xff");
+  EXPECT_EQ(parse_payload(odd.data(), odd.size(), &p), Error::DelegateInvalidCompatibility);
+  const std::string msg = last_error_message();
+  EXPECT_NE(msg.find("'XN\\x01\\xff'"), std::string::npos) << msg;
 }
 
 TEST(XnnpackGraph, MissingValueNamesTheNode) {
@@ -141,22 +146,27 @@ TEST(XnnpackGraph, TruncatedFlatbufferIsRefused) {
   EXPECT_EQ(build_graph(p, nullptr, &g), Error::InvalidProgram);
 }
 
-TEST(XnnpackPlan, RunsXnnpackAndNativeSteps) {
+// add then tanh: both XNNPACK nodes, so one runtime, set up once and
+// reused while the pointers stay; a new output pointer is set up again.
+TEST(XnnpackPlan, ConsecutiveXnnpackNodesShareOneRuntime) {
   std::vector<uint8_t> blob = with_header(make_graph(true), {});
   Payload p;
   ASSERT_EQ(parse_payload(blob.data(), blob.size(), &p), Error::Ok);
   Plan plan;
   ASSERT_EQ(build_graph(p, nullptr, &plan.graph), Error::Ok) << last_error_message();
   ASSERT_EQ(compile_plan(&plan), Error::Ok) << last_error_message();
-  ASSERT_EQ(plan.steps.size(), 2u);
-  EXPECT_FALSE(plan.steps[0].native);
-  EXPECT_TRUE(plan.steps[1].native);
-  float x[6 + 4] = {0, 1, 2, -1, -2, 0.5f}, y[6 + 4] = {1, 1, 1, 1, 1, 1}, out[6] = {};
+  ASSERT_EQ(plan.steps.size(), 1u);
+  EXPECT_EQ(plan.steps[0].native, nullptr);
+  float x[6 + 4] = {0, 1, 2, -1, -2, 0.5f}, y[6 + 4] = {1, 1, 1, 1, 1, 1};
+  float out[6] = {}, out2[6] = {};
   plan.ptrs[plan.graph.inputs[0]] = x;
   plan.ptrs[plan.graph.inputs[1]] = y;
   plan.ptrs[plan.graph.outputs[0]] = out;
   ASSERT_EQ(run_plan(&plan), Error::Ok) << last_error_message();
-  for (int i = 0; i < 6; ++i) EXPECT_FLOAT_EQ(out[i], std::tanh(x[i] + y[i]));
+  for (int i = 0; i < 6; ++i) EXPECT_NEAR(out[i], std::tanh(x[i] + y[i]), 1e-6f);
+  plan.ptrs[plan.graph.outputs[0]] = out2;
+  ASSERT_EQ(run_plan(&plan), Error::Ok) << last_error_message();
+  for (int i = 0; i < 6; ++i) EXPECT_EQ(out2[i], out[i]);
 }
 
 TEST(XnnpackPlan, ConstantOperandFromConstantData) {
