@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Exports the benchmark models that bench/compare_all.py runs: real
+"""Exports the benchmark models that bench/compare_upstream.py runs: real
 architectures (torchvision CNNs, a small ViT, a transformer encoder, a
 Llama-style block), each written to --out (default .bench/models) as
 
@@ -173,7 +173,7 @@ MODELS = {
 
 # ---------------------------------------------------------------- helpers
 
-# Models exported without BatchNorm calibration, for compare_all.py's
+# Models exported without BatchNorm calibration, for compare_upstream.py's
 # subnormal check (activations that underflow must not slow a runtime down).
 SUBNORMAL_MODELS = ("mobilenet_v2_rawbn", "resnet50_rawbn")
 

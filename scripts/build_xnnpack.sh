@@ -16,11 +16,18 @@
 #
 # Build: cpuinfo and pthreadpool as static PIC libraries, then XNNPACK
 # (static, PIC, only the production microkernels for the host architecture:
-# no tests, no benchmarks, no XNNPACK_BUILD_ALL_MICROKERNELS), all with
-# clang (EMBER_XNNPACK_CC to override), as upstream builds XNNPACK: GCC 12
-# spills an accumulator of the f32 5x16 FMA3 GEMM microkernel to the stack
-# inside its inner loop, which made MobileNetV2 1.9x slower on an AVX2
-# machine. The compiler's version is part of the prefix's name.
+# no tests, no benchmarks, no XNNPACK_BUILD_ALL_MICROKERNELS), with the
+# distribution's gcc (EMBER_XNNPACK_CC), as upstream's own packages are.
+# One family of microkernels comes from clang instead: GCC 12 spills an
+# accumulator of the f32 FMA3 GEMM/IGEMM kernels (XNNPACK's fp32 path on
+# AVX2 machines) to the stack inside their inner loop, which made
+# MobileNetV2 1.9x and ResNet-18 2.5x slower; clang keeps them in
+# registers. Those objects are compiled a second time with clang and
+# replace gcc's in libmicrokernels-prod.a (EMBER_XNNPACK_SWAP_KERNELS,
+# empty to keep gcc's). Not clang for everything: clang 14 compiles the
+# AVX2 int8 GEMMs worse (ResNet-18 int8 1.32x slower) and XNNPACK's CMake
+# leaves out its AVX-VNNI and AVX256 kernels below clang 15. Both
+# compilers' versions are part of the prefix's name.
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -45,14 +52,21 @@ if [ "${EMBER_XNNPACK_FROM_SOURCE:-0}" != 1 ] && system_xnnpack_is_new_enough; t
 fi
 
 # ---- 2. The prefix for these pins, when already built. ------------------
-cc="${EMBER_XNNPACK_CC:-clang}"
+cc="${EMBER_XNNPACK_CC:-gcc}"
 case "$cc" in
   clang) cxx=clang++ ;;
   gcc) cxx=g++ ;;
   *) cxx="${EMBER_XNNPACK_CXX:-$cc}" ;;
 esac
-command -v "$cc" >/dev/null || die "$cc not found (scripts/install_deps.sh installs clang)"
-pin_hash="$( (grep -v '^#' "$pins"; "$cc" --version | head -1) | sha256sum | cut -c1-12)"
+command -v "$cc" >/dev/null || die "$cc not found"
+swap_cc=clang
+swap_kernels="${EMBER_XNNPACK_SWAP_KERNELS-f32-gemm-*-fma3-*.c.o f32-igemm-*-fma3-*.c.o}"
+if [ -n "$swap_kernels" ]; then
+  command -v "$swap_cc" >/dev/null || die "$swap_cc not found (scripts/install_deps.sh installs it)"
+fi
+pin_hash="$( (grep -v '^#' "$pins"; "$cc" --version | head -1;
+              [ -z "$swap_kernels" ] || { "$swap_cc" --version | head -1; echo "$swap_kernels"; }) |
+             sha256sum | cut -c1-12)"
 prefix="$deps/xnnpack-$pin_hash"
 if [ -f "$prefix/.complete" ]; then
   ln -sfn "$(basename "$prefix")" "$deps/prefix"
@@ -134,11 +148,39 @@ build_one cpuinfo "$(source_dir cpuinfo)" -DCPUINFO_LIBRARY_TYPE=static \
 build_one pthreadpool "$(source_dir pthreadpool)" -DPTHREADPOOL_LIBRARY_TYPE=static \
   -DPTHREADPOOL_BUILD_TESTS=OFF -DPTHREADPOOL_BUILD_BENCHMARKS=OFF \
   -DFXDIV_SOURCE_DIR="$repo/third-party/fxdiv-shim"
-build_one xnnpack "$(source_dir xnnpack)" -DXNNPACK_LIBRARY_TYPE=static \
-  -DXNNPACK_USE_SYSTEM_LIBS=ON -DCPUINFO_SOURCE_DIR="$prefix" \
-  -DPTHREADPOOL_SOURCE_DIR="$prefix" -DFXDIV_SOURCE_DIR=/usr \
-  -DXNNPACK_BUILD_TESTS=OFF -DXNNPACK_BUILD_BENCHMARKS=OFF \
-  -DXNNPACK_BUILD_ALL_MICROKERNELS=OFF -DXNNPACK_ENABLE_KLEIDIAI=OFF
+xnnpack_args=(-DXNNPACK_LIBRARY_TYPE=static
+  -DXNNPACK_USE_SYSTEM_LIBS=ON -DCPUINFO_SOURCE_DIR="$prefix"
+  -DPTHREADPOOL_SOURCE_DIR="$prefix" -DFXDIV_SOURCE_DIR=/usr
+  -DXNNPACK_BUILD_TESTS=OFF -DXNNPACK_BUILD_BENCHMARKS=OFF
+  -DXNNPACK_BUILD_ALL_MICROKERNELS=OFF -DXNNPACK_ENABLE_KLEIDIAI=OFF)
+build_one xnnpack "$(source_dir xnnpack)" "${xnnpack_args[@]}"
+
+# The f32 FMA3 GEMM microkernels from clang (see the top of this file).
+if [ -n "$swap_kernels" ]; then
+  say "  xnnpack f32 FMA3 GEMM microkernels ($swap_cc)"
+  sdir="$work/build/xnnpack-$swap_cc"
+  cmake -S "$(source_dir xnnpack)" -B "$sdir" "${common[@]}" -DCMAKE_C_COMPILER="$swap_cc" \
+    -DCMAKE_CXX_COMPILER="$swap_cc++" "${xnnpack_args[@]}" >"$work/xnnpack-swap.log" 2>&1 \
+    || { tail -30 "$work/xnnpack-swap.log" >&2; die "configuring xnnpack with $swap_cc failed"; }
+  # Only the objects we take (make's per-object targets), not the library.
+  objs=()
+  for pattern in $swap_kernels; do
+    while IFS= read -r src; do
+      rel="${src#"$(source_dir xnnpack)/"}"
+      cmake --build "$sdir" --target "$rel.o" >>"$work/xnnpack-swap.log" 2>&1 ||
+        make -C "$sdir" -f CMakeFiles/microkernels-prod.dir/build.make \
+          "CMakeFiles/microkernels-prod.dir/$rel.o" >>"$work/xnnpack-swap.log" 2>&1 ||
+        die "compiling $rel with $swap_cc failed (log: $work/xnnpack-swap.log)"
+      objs+=("$sdir/CMakeFiles/microkernels-prod.dir/$rel.o")
+    done < <(ar t "$prefix/lib/libmicrokernels-prod.a" | grep -x "$(echo "$pattern" | sed 's/\./\\./g; s/\*/.*/g')" |
+             sed 's/\.o$//' | while read -r c; do find "$(source_dir xnnpack)/src" -name "$c"; done)
+  done
+  [ ${#objs[@]} -gt 0 ] || die "no microkernel matched: $swap_kernels"
+  # Same member names: ar r replaces gcc's objects with these.
+  ar r "$prefix/lib/libmicrokernels-prod.a" "${objs[@]}" 2>>"$work/xnnpack-swap.log"
+  ranlib "$prefix/lib/libmicrokernels-prod.a"
+  say "    ${#objs[@]} objects from $swap_cc"
+fi
 
 cp "$pins" "$prefix/xnnpack-deps.txt"
 touch "$prefix/.complete"

@@ -14,7 +14,7 @@ packages=(
   nlohmann-json3-dev                        # JSON reports in tools
   libfxdiv-dev                              # header pthreadpool builds against
   curl xz-utils debian-archive-keyring      # fetching XNNPACK's source packages
-  clang                                     # compiles XNNPACK (scripts/build_xnnpack.sh)
+  clang                                     # XNNPACK's f32 GEMM kernels (build_xnnpack.sh)
   libbenchmark-dev                          # benchmarks
 )
 
