@@ -59,6 +59,8 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
   case $1 in
     program)
       for f in test/models/*/model.pte; do cp "$f" "$dir/$(basename "$(dirname "$f")").pte"; done
+      # Delegated programs: the program target links the XNNPACK delegate.
+      for f in test/models/xnnpack/programs/*.pte; do cp "$f" "$dir/xnnpack_$(basename "$f")"; done
       cp test/regression/*.pte "$dir/" 2>/dev/null || true ;;
     bundled_program)
       for f in test/models/bundled/*.bpte test/models/ops/*.bpte; do

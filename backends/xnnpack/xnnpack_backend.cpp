@@ -22,6 +22,9 @@ Error scalar_type_for(xnn_datatype t, ScalarType* out) {
   }
 }
 
+// Shapes of a dynamic delegate's arguments live on the stack at execute.
+constexpr size_t kMaxDynamicArgs = 16;
+
 // "[2, 3, 4]" into `out`.
 void format_dims(const size_t* dims, size_t rank, char* out, size_t size) {
   size_t used = size_t(snprintf(out, size, "["));
@@ -109,6 +112,12 @@ Error check_call_args(Plan* plan, Span<EValue* const> args) {
       plan->dynamic_shapes = true;
     }
   }
+  EMBER_CHECK_OR_RETURN(!plan->dynamic_shapes ||
+                            (n_in <= kMaxDynamicArgs && n_out <= kMaxDynamicArgs),
+                        Error::NotSupported,
+                        "XNNPACK delegate with bounded-dynamic shapes takes at most %zu inputs "
+                        "and %zu outputs; this one has %zu and %zu", kMaxDynamicArgs,
+                        kMaxDynamicArgs, n_in, n_out);
   return Error::Ok;
 }
 
@@ -121,10 +130,8 @@ Error bind_arguments(Plan* plan, Span<EValue*> args) {
   EMBER_CHECK_OR_RETURN(args.size() == n_in + n_out, Error::InvalidProgram,
                         "XNNPACK delegate takes %zu inputs and %zu outputs; the call "
                         "passes %zu values", n_in, n_out, args.size());
-  size_t in_dims[16 * kMaxDims];
-  const bool track = plan->dynamic_shapes && n_in <= 16;
-  EMBER_CHECK_OR_RETURN(!plan->dynamic_shapes || track, Error::NotSupported,
-                        "XNNPACK delegate: dynamic shapes with more than 16 inputs");
+  size_t in_dims[kMaxDynamicArgs * kMaxDims];
+  const bool track = plan->dynamic_shapes;  // check_call_args bounded n_in
   bool changed = false;
   for (size_t i = 0; i < n_in; ++i) {
     Tensor t;
@@ -139,9 +146,7 @@ Error bind_arguments(Plan* plan, Span<EValue*> args) {
     }
     EMBER_RETURN_IF_ERROR(bind_data(plan, t, g.inputs[i], i, "input"));
   }
-  size_t out_dims[16 * kMaxDims];
-  EMBER_CHECK_OR_RETURN(!changed || n_out <= 16, Error::NotSupported,
-                        "XNNPACK delegate: dynamic shapes with more than 16 outputs");
+  size_t out_dims[kMaxDynamicArgs * kMaxDims];
   if (changed) EMBER_RETURN_IF_ERROR(reshape_plan(plan, in_dims, out_dims));
   for (size_t i = 0; i < n_out; ++i) {
     const uint32_t v = g.outputs[i];
