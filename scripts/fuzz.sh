@@ -76,7 +76,8 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
       done
       cp test/regression/*.npy "$dir/" 2>/dev/null || true ;;
     xnnpack_payload)
-      "$build_dir/fuzz/extract_delegate_blobs" "$dir" test/models/xnnpack/*.bpte >/dev/null ;;
+      "$build_dir/fuzz/extract_delegate_blobs" "$dir" test/models/xnnpack/*.bpte >/dev/null
+      cp test/regression/*.xnn "$dir/" 2>/dev/null || true ;;
   esac
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 
 #include "runtime/platform/log.h"
@@ -406,6 +407,40 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
   return Error::Ok;
 }
 
+// Reshapes a new runtime for the blob's shapes and checks that every value
+// it writes for outside (a graph output, or a buffer another step reads)
+// has the shape the blob declares: XNNPACK infers output shapes from its
+// inputs, and a blob whose declared output is smaller than what its node
+// computes would have XNNPACK write past the buffer sized from the
+// declaration.
+Error check_runtime_shapes(const Plan& plan, Step* step) {
+  const Graph& g = plan.graph;
+  xnn_status s = xnn_reshape_runtime(step->runtime);
+  EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidProgram,
+                        "XNNPACK nodes %zu..%zu: xnn_reshape_runtime failed (%s)",
+                        step->first_node, step->end_node - 1, status_name(s));
+  step->shaped = true;
+  for (size_t slot = 0; slot < step->external_values.size(); ++slot) {
+    const uint32_t v = step->external_values[slot];
+    const Value& value = g.values[v];
+    size_t rank = 0;
+    size_t dims[XNN_MAX_TENSOR_DIMS] = {};
+    s = xnn_get_external_value_shape(step->runtime, uint32_t(slot), &rank, dims);
+    bool same = s == xnn_status_success && rank == value.num_dims;
+    for (size_t d = 0; same && d < rank; ++d) same = dims[d] == value.dims[d];
+    if (!same) {
+      char declared[96], computed[96];
+      format_dims(value.dims, value.num_dims, declared, sizeof(declared));
+      format_dims(dims, rank, computed, sizeof(computed));
+      set_error_message("XNNPACK value %u: the blob declares shape %s but its nodes (%zu..%zu) "
+                        "compute %s", v, declared, step->first_node, step->end_node - 1,
+                        s == xnn_status_success ? computed : "no shape");
+      return Error::InvalidProgram;
+    }
+  }
+  return Error::Ok;
+}
+
 // Buffers for the intermediates that cross steps (or come out of a native
 // step). A buffer is reused by a later value once the last step that reads
 // its current one has run, best fit first: consecutive layers then write
@@ -523,6 +558,7 @@ Error compile_plan(Plan* plan) {
     Step& step = plan->steps[i];
     if (step.native == nullptr) {
       EMBER_RETURN_IF_ERROR(build_runtime(plan, usage, i, &step));
+      EMBER_RETURN_IF_ERROR(check_runtime_shapes(*plan, &step));
     }
     EMBER_LOG(Debug, "XNNPACK delegate step %zu: %s, nodes %zu..%zu (%s%s)", i,
               step.native ? step.native->name : "XNNPACK runtime", step.first_node,

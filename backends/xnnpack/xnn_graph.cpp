@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 #include "schema/xnnpack_graph_generated.h"
@@ -482,6 +483,14 @@ Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* grap
   std::sort(graph->inputs.begin(), graph->inputs.end(), by_external);
   std::sort(graph->outputs.begin(), graph->outputs.end(), by_external);
   return Error::Ok;
+}
+
+void format_dims(const size_t* dims, size_t rank, char* out, size_t size) {
+  size_t used = size_t(snprintf(out, size, "["));
+  for (size_t d = 0; d < rank && used < size; ++d) {
+    used += size_t(snprintf(out + used, size - used, "%s%zu", d ? ", " : "", dims[d]));
+  }
+  if (used < size) snprintf(out + used, size - used, "]");
 }
 
 }  // namespace ember::xnnpack

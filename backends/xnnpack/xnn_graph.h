@@ -88,6 +88,9 @@ struct Graph {
   std::vector<std::vector<uint16_t>> converted_scales;
 };
 
+// "[2, 3, 4]" into `out` for messages (truncated to fit `size`).
+void format_dims(const size_t* dims, size_t rank, char* out, size_t size);
+
 // The node type's name ("XNNConv2d"); never null.
 const char* node_type_name(ember_xnn_fb::XNodeUnion type);
 

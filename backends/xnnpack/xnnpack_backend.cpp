@@ -25,15 +25,6 @@ Error scalar_type_for(xnn_datatype t, ScalarType* out) {
 // Shapes of a dynamic delegate's arguments live on the stack at execute.
 constexpr size_t kMaxDynamicArgs = 16;
 
-// "[2, 3, 4]" into `out`.
-void format_dims(const size_t* dims, size_t rank, char* out, size_t size) {
-  size_t used = size_t(snprintf(out, size, "["));
-  for (size_t d = 0; d < rank && used < size; ++d) {
-    used += size_t(snprintf(out + used, size - used, "%s%zu", d ? ", " : "", dims[d]));
-  }
-  if (used < size) snprintf(out + used, size - used, "]");
-}
-
 // The tensor behind argument `arg` for graph value `v`: kind and dtype.
 Error arg_tensor(const Plan& plan, EValue* arg, uint32_t v, size_t index, const char* what,
                  Tensor* out) {

@@ -72,7 +72,7 @@ def r(*shape, lo=-2.0, hi=2.0):
 class Case:
     def __init__(self, name, module, inputs, quant=False, rtol=1e-4, atol=1e-5,
                  twin=False, calib=None, steps=1, example=None, dynamic_shapes=None,
-                 expect_dtypes=()):
+                 expect_dtypes=(), kind=None):
         self.name = name
         self.module = module
         self.inputs = inputs  # list of argument tuples, one per test case
@@ -93,9 +93,14 @@ class Case:
         # otherwise), e.g. "qdint8": guards against a toolchain that silently
         # stops producing the scheme under test.
         self.expect_dtypes = tuple(expect_dtypes)
+        # "fp16": a half-precision module; expected outputs come from
+        # upstream's runtime (eager fp16 on the CPU accumulates differently).
+        self.kind_override = kind
 
     @property
     def kind(self):
+        if self.kind_override:
+            return self.kind_override
         if not self.quant:
             return "fp32"
         return "int8" if self.quant is True else "dq"
@@ -522,6 +527,13 @@ def node_cases():
              expect_dtypes=("qdint8", "qbint4")))
     add(Case("q8da4w_per_channel", DqBlock().eval(), blk(), quant="8da4w_per_channel",
              expect_dtypes=("qdint8", "qcint4")))
+    # fp16, as the partitioner lowers a half-precision module (fp16 values
+    # and weights in the blob): expected outputs from upstream's runtime,
+    # tolerance about one fp16 ulp at the outputs' scale.
+    torch.manual_seed(0)
+    add(Case("fp16_mlp", nn.Sequential(nn.Linear(16, 32), nn.ReLU(), nn.Linear(32, 8)).half(),
+             [(r(2, 16).half(),) for _ in range(3)], kind="fp16", rtol=1e-3, atol=1e-3,
+             expect_dtypes=("fp16",)))
     # fp32 with batch and sequence both bounded-dynamic: the blob holds the
     # upper bounds, each test case its own shape within them.
     Dim = torch.export.Dim
@@ -688,6 +700,8 @@ def export_case(case, out, write_pte=False, describe=False):
         # round the other way): its range over 255 levels.
         step = max(float(o.max() - o.min()) / 255.0 for outs in expected for o in outs)
         case.rtol, case.atol = 0.0, round(step * case.steps * 1.01, 6)
+    elif case.kind == "fp16":
+        expected = [run_upstream(prog.buffer, a) for a in case.inputs]
     else:
         expected = eager
     written = []

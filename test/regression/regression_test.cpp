@@ -8,6 +8,8 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <memory>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -15,6 +17,8 @@
 #include <string>
 #include <vector>
 
+#include "backends/xnnpack/xnn_compiler.h"
+#include "backends/xnnpack/xnn_payload.h"
 #include "runtime/core/error_message.h"
 #include "schema/program_generated.h"
 #include "test/regression/regression_util.h"
@@ -33,6 +37,28 @@ TEST(ExecutionLimits, NoRecursionIsExpressible) {
                 "a new instruction kind: check it cannot recurse, update this test");
   static_assert(static_cast<int>(ember_fb::InstructionArguments::FreeCall) == 5, "");
   EXPECT_GT(Method::kDefaultInstructionLimit, 0u);
+}
+
+// An XNNPACK delegate blob (`*.xnn`), through what the backend's init does
+// (parse, validate, compile: XNNPACK runtimes created and reshaped), then
+// set up and run with zeroed graph inputs and outputs, as the payload fuzz
+// target does.
+Error run_xnnpack_blob(const std::vector<uint8_t>& bytes) {
+  std::vector<uint64_t> aligned(bytes.size() / 8 + 1);
+  std::memcpy(aligned.data(), bytes.data(), bytes.size());
+  xnnpack::Payload payload;
+  EMBER_RETURN_IF_ERROR(xnnpack::parse_payload(aligned.data(), bytes.size(), &payload));
+  auto plan = std::make_unique<xnnpack::Plan>();
+  EMBER_RETURN_IF_ERROR(xnnpack::build_graph(payload, nullptr, &plan->graph));
+  EMBER_RETURN_IF_ERROR(xnnpack::compile_plan(plan.get()));
+  std::vector<std::vector<uint8_t>> io;
+  auto bind = [&](uint32_t v) {
+    io.emplace_back(plan->graph.values[v].nbytes() + XNN_EXTRA_BYTES + 64, 0);
+    plan->ptrs[v] = io.back().data();
+  };
+  for (uint32_t v : plan->graph.inputs) bind(v);
+  for (uint32_t v : plan->graph.outputs) bind(v);
+  return xnnpack::run_plan(plan.get());
 }
 
 struct Entry {
@@ -67,7 +93,7 @@ TEST(Regression, EveryFileIsListed) {
   for (const auto& f : std::filesystem::directory_iterator(regression_dir())) {
     const std::string name = f.path().filename().string();
     const std::string ext = f.path().extension().string();
-    if (ext != ".pte" && ext != ".bpte" && ext != ".npy") continue;
+    if (ext != ".pte" && ext != ".bpte" && ext != ".npy" && ext != ".xnn") continue;
     ++files;
     EXPECT_TRUE(listed.count(name)) << name << " is not in MANIFEST";
   }
@@ -95,6 +121,8 @@ TEST(Regression, EveryFileGivesItsError) {
       results.push_back(run_bundle(bytes));
     } else if (ext == ".npy") {
       results.push_back(run_npy(bytes));
+    } else if (ext == ".xnn") {
+      results.push_back(run_xnnpack_blob(bytes));
     } else {
       ADD_FAILURE() << "unknown kind of file";
       continue;
