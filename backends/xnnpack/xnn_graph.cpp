@@ -477,6 +477,25 @@ Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* grap
       graph->outputs.push_back(uint32_t(i));
     }
   }
+  EMBER_CHECK_OR_RETURN(!graph->outputs.empty(), Error::InvalidProgram,
+                        "XNNPACK graph has no output value");
+  // No dead nodes: XNNPACK's subgraph optimizer aborts on some graphs
+  // whose node outputs nobody reads (a fuzzer finding), and upstream's
+  // serializer never writes one.
+  std::vector<uint8_t> read(num_values, 0);
+  for (const Node& node : graph->nodes) {
+    for (size_t k = 0; k < node.num_inputs; ++k) {
+      if (node.inputs[k] != kInvalidId) read[node.inputs[k]] = 1;
+    }
+  }
+  for (const Node& node : graph->nodes) {
+    EMBER_CHECK_OR_RETURN(read[node.output] ||
+                              (graph->values[node.output].flags & XNN_VALUE_FLAG_EXTERNAL_OUTPUT),
+                          Error::InvalidProgram,
+                          "XNNPACK node %zu (%s): its output (value %u) is neither read by "
+                          "another node nor a graph output", node.index,
+                          node_type_name(node.type), node.output);
+  }
   auto by_external = [&](uint32_t a, uint32_t b) {
     return graph->values[a].external_id < graph->values[b].external_id;
   };
