@@ -1,29 +1,38 @@
 // The XNNPACK delegate: runs the blobs upstream's XnnpackPartitioner
-// writes (backend id "XnnpackBackend") on the distribution's XNNPACK.
+// writes (backend id "XnnpackBackend") on a modern XNNPACK (2024-11
+// snapshot or newer; third-party/dependencies.cmake).
 //
 // Linking the ember_xnnpack_backend object library registers the backend
 // (static initializer); nothing needs to be called.
 //
 // init(): parses and validates the blob (xnn_payload.h, xnn_graph.h),
-// builds one XNNPACK runtime per run of supported nodes and native steps
-// for the rest (xnn_compiler.h), packing weights once. Constants are read
-// in place from the blob or the program's named data, which must outlive
-// the Method (the runtime keeps the blob; the backend keeps the named-data
-// buffers). Any node, dtype or parameter it cannot run fails init with a
-// message naming the node index and type.
+// routes each node (xnn_routing.h), builds one XNNPACK runtime per run of
+// nodes XNNPACK runs and a native step for each of the others
+// (xnn_compiler.h), packing weights once; each runtime is reshaped for the
+// blob's shapes and must compute the shapes the blob declares. Constants
+// are read in place from the blob or the program's named data, which must
+// outlive the Method (the runtime keeps the blob; the backend keeps the
+// named-data buffers). Any node, dtype or parameter it cannot run fails
+// init with a message naming the node index and type.
 //
 // Threads: runtimes use the process-wide pool (runtime/platform/
 // threadpool.h) as it is at init; set the thread count before loading
 // methods (execute fails with InvalidState if the pool changed since).
+// XNNPACK flushes subnormals to zero on every pool thread for the
+// duration of each operator and restores the state after.
 //
-// Shapes: static. Inputs and outputs must have the element count and
-// dtype the blob was built for; a bounded-dynamic input resized to another
-// shape is refused at execute with InvalidArgument (XNNPACK 2022 cannot
-// reshape a runtime), never computed wrongly.
+// Shapes: a static delegate takes exactly the element counts the blob was
+// built for. When the DelegateCall passes a bounded-dynamic tensor, the
+// plan is one XNNPACK runtime: execute reshapes it (xnn_reshape_runtime)
+// only when an input's shape differs from the last one, checking each dim
+// against the blob's upper bound, and resizes the outputs to what XNNPACK
+// computes (InvalidArgument past a bound or an output's capacity).
 //
 // Memory: the delegate state, XNNPACK runtimes and buffers for values
 // that cross between XNNPACK and native steps come from the heap (XNNPACK
-// allocates its own memory); destroy() releases them.
+// allocates its own memory); destroy() releases them. A graph input or
+// output without memory (a program that leaves them to the application)
+// is InvalidState at execute, before XNNPACK sees it.
 #pragma once
 
 namespace ember::xnnpack {
