@@ -126,11 +126,11 @@ for t in "${targets[@]}"; do
   set +e
   # detect_leaks: a leak is a finding too. -fork=1 is not used: one process
   # keeps the stats simple; -ignore_crashes=0 stops on the first finding.
-  # An allocation over 1.5 GiB returns null (max_allocation_size_mb, below
+  # An allocation over 256 MiB returns null (max_allocation_size_mb, below
   # libFuzzer's 2 GiB malloc limit): a blob may ask XNNPACK for gigabytes
   # (a pooling window's indirection buffer), and what must be checked is
   # that the failure comes back as an Error.
-  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=1536 \
+  ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=256 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$build_dir/fuzz/${t}_fuzzer" "$corpus" -dict="$(dict "$t")" \
       -max_len="$(max_len "$t")" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 \

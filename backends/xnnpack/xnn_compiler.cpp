@@ -407,6 +407,34 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
   return Error::Ok;
 }
 
+bool is_concatenate(T type) {
+  return type == T::XNNConcatenate2 || type == T::XNNConcatenate3 ||
+         type == T::XNNConcatenate4 || type == T::XNNConcatenate5;
+}
+
+// A concatenation's declared shapes: same rank everywhere, the axis within
+// it, every other dim equal to the output's, the axis dims summing to it.
+Error check_concat_shapes(const Graph& g, const Node& node) {
+  const size_t axis = static_cast<const fb::_XNNCat*>(node.fb->xnode_union())->axis();
+  const Value& out = g.values[node.output];
+  bool ok = axis < out.num_dims;
+  size_t sum = 0;
+  for (size_t k = 0; ok && k < node.num_inputs; ++k) {
+    if (node.inputs[k] == kInvalidId) {
+      ok = false;
+      break;
+    }
+    const Value& in = g.values[node.inputs[k]];
+    ok = in.num_dims == out.num_dims;
+    for (size_t d = 0; ok && d < out.num_dims; ++d) ok = d == axis || in.dims[d] == out.dims[d];
+    if (ok) sum += in.dims[axis];
+  }
+  EMBER_CHECK_OR_RETURN(ok && sum == out.dims[axis], Error::InvalidProgram,
+                        "XNNPACK node %zu (%s): the inputs' shapes do not concatenate to the "
+                        "output's along axis %zu", node.index, node_type_name(node.type), axis);
+  return Error::Ok;
+}
+
 // Reshapes a new runtime for the blob's shapes and checks that every value
 // it writes for outside (a graph output, or a buffer another step reads)
 // has the shape the blob declares: XNNPACK infers output shapes from its
@@ -534,6 +562,20 @@ Error compile_plan(Plan* plan) {
           usage.crosses[v] = 1;
         }
       }
+    }
+  }
+  // Concatenation inputs written by a node are handed to XNNPACK as
+  // external values (with buffers of their declared size), so that
+  // check_runtime_shapes() compares the shape XNNPACK computes for them
+  // with the one the blob declares: XNNPACK's concatenate trusts its
+  // inputs' non-axis dims, and a fuzzed blob whose producer computes a
+  // wider input than declared made it copy past the output (SEGV).
+  for (const Node& node : g.nodes) {
+    if (!is_concatenate(node.type)) continue;
+    EMBER_RETURN_IF_ERROR(check_concat_shapes(g, node));
+    for (size_t k = 0; k < node.num_inputs; ++k) {
+      const uint32_t v = node.inputs[k];
+      if (v != kInvalidId && usage.producer[v] >= 0) usage.crosses[v] = 1;
     }
   }
   // Value pointers: constants in place, buffers for crossing intermediates.
