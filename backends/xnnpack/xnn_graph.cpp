@@ -271,7 +271,13 @@ Error parse_value(const Payload& payload, const fb::XNNGraph* g, const NamedData
   v.numel = 1;
   for (uint32_t d = 0; d < rank; ++d) {
     v.dims[d] = tv->dims()->Get(d);
-    EMBER_CHECK_OR_RETURN(v.dims[d] == 0 || v.numel <= (size_t(1) << 40) / v.dims[d],
+    // XNNPACK's operators divide by dims (a fuzzed [N, 0, 16] fully
+    // connected input raised SIGFPE in its reshape); upstream's partitioner
+    // never delegates an empty tensor.
+    EMBER_CHECK_OR_RETURN(v.dims[d] != 0, Error::NotSupported,
+                          "XNNPACK value %zu: dim %u is 0 (XNNPACK does not run empty tensors)",
+                          index, d);
+    EMBER_CHECK_OR_RETURN(v.numel <= (size_t(1) << 40) / v.dims[d],
                           Error::InvalidProgram, "XNNPACK value %zu: shape too large", index);
     v.numel *= v.dims[d];
   }

@@ -72,13 +72,13 @@ Error check_input_shape(const Plan& plan, const Tensor& t, uint32_t v, size_t in
   bool within = t.dim() == value.num_dims;
   for (size_t d = 0; within && d < value.num_dims; ++d) {
     dims[d] = size_t(t.sizes()[d]);
-    within = dims[d] <= value.dims[d];
+    within = dims[d] >= 1 && dims[d] <= value.dims[d];  // XNNPACK runs no empty tensor
   }
   if (!within) {
     char bound[96];
     format_dims(value.dims, value.num_dims, bound, sizeof(bound));
-    set_error_message("XNNPACK delegate input %zu: shape outside the delegate's upper bound "
-                      "%s (rank %zu)", index, bound, t.dim());
+    set_error_message("XNNPACK delegate input %zu: shape outside the delegate's bounds: each "
+                      "dim 1 to %s (rank %zu)", index, bound, t.dim());
     return Error::InvalidArgument;
   }
   return Error::Ok;
