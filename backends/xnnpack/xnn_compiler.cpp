@@ -447,7 +447,6 @@ Error check_runtime_shapes(const Plan& plan, Step* step) {
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidProgram,
                         "XNNPACK nodes %zu..%zu: xnn_reshape_runtime failed (%s)",
                         step->first_node, step->end_node - 1, status_name(s));
-  step->shaped = true;
   for (size_t slot = 0; slot < step->external_values.size(); ++slot) {
     const uint32_t v = step->external_values[slot];
     const Value& value = g.values[v];
@@ -636,7 +635,6 @@ Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidArgument,
                         "XNNPACK delegate: xnn_reshape_runtime failed for the new input "
                         "shapes (%s)", status_name(s));
-  step.shaped = true;
   step.bound = false;  // reshaping may move XNNPACK's own buffers: set up again
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const uint32_t v = g.outputs[i];
@@ -654,9 +652,9 @@ Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
 
 namespace {
 
-// Points an XNNPACK step's external values at plan->ptrs, reshaping its
-// runtime the first time and setting it up again only when a pointer
-// changed (or a reshape moved XNNPACK's own buffers).
+// Points an XNNPACK step's external values at plan->ptrs, setting the
+// runtime up again only when a pointer changed or a reshape moved
+// XNNPACK's own buffers (compile_plan reshaped every runtime at init).
 Error setup_step(Plan* plan, Step* step) {
   bool changed = !step->bound;
   for (size_t i = 0; i < step->externals.size(); ++i) {
@@ -665,14 +663,6 @@ Error setup_step(Plan* plan, Step* step) {
       step->externals[i].data = p;
       changed = true;
     }
-  }
-  if (!step->shaped) {
-    const xnn_status s = xnn_reshape_runtime(step->runtime);
-    EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidArgument,
-                          "XNNPACK nodes %zu..%zu: xnn_reshape_runtime failed (%s)",
-                          step->first_node, step->end_node - 1, status_name(s));
-    step->shaped = true;
-    changed = true;
   }
   if (changed) {
     const xnn_status s =

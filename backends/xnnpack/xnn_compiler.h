@@ -29,8 +29,7 @@ struct Step {
   xnn_runtime_t runtime = nullptr;
   std::vector<uint32_t> external_values;  // value index per external slot
   std::vector<xnn_external_value> externals;
-  bool shaped = false;  // xnn_reshape_runtime has run for the current shapes
-  bool bound = false;   // xnn_setup_runtime_v2 has run with `externals`
+  bool bound = false;  // xnn_setup_runtime_v2 has run with `externals`
 };
 
 // Owns the XNNPACK runtimes and the intermediate buffers.

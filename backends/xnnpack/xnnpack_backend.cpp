@@ -55,9 +55,9 @@ Error bind_data(Plan* plan, const Tensor& t, uint32_t v, size_t index, const cha
   return Error::Ok;
 }
 
-// Static plans: the element count the blob was built for. Dynamic plans:
-// the rank, and every dim within the blob's (the upper bound); the dims go
-// to `dims`.
+// Static plans: the element count the blob was built for (`dims` unused,
+// may be null). Dynamic plans: the rank, and every dim from 1 to the
+// blob's (the upper bound); the dims go to `dims`.
 Error check_input_shape(const Plan& plan, const Tensor& t, uint32_t v, size_t index,
                         size_t* dims) {
   const Value& value = plan.graph.values[v];
@@ -66,7 +66,6 @@ Error check_input_shape(const Plan& plan, const Tensor& t, uint32_t v, size_t in
                           "XNNPACK delegate input %zu has %lld elements; the delegate was "
                           "built for %zu", index, static_cast<long long>(t.numel()),
                           value.numel);
-    std::copy(value.dims, value.dims + value.num_dims, dims);
     return Error::Ok;
   }
   bool within = t.dim() == value.num_dims;
@@ -84,6 +83,14 @@ Error check_input_shape(const Plan& plan, const Tensor& t, uint32_t v, size_t in
   return Error::Ok;
 }
 
+// The DelegateCall passes the graph's inputs, then its outputs.
+Error check_arg_count(const Graph& g, size_t count) {
+  EMBER_CHECK_OR_RETURN(count == g.inputs.size() + g.outputs.size(), Error::InvalidProgram,
+                        "XNNPACK delegate takes %zu inputs and %zu outputs; the call "
+                        "passes %zu values", g.inputs.size(), g.outputs.size(), count);
+  return Error::Ok;
+}
+
 // Load-time check of the DelegateCall's values (when the runtime gives
 // them): the count, and whether any has a bounded-dynamic shape (the plan
 // then follows input shapes at execute).
@@ -91,11 +98,9 @@ Error check_call_args(Plan* plan, Span<EValue* const> args) {
   if (args.size() == 0) {
     return Error::Ok;  // not called, or a runtime that does not say
   }
+  EMBER_RETURN_IF_ERROR(check_arg_count(plan->graph, args.size()));
   const size_t n_in = plan->graph.inputs.size();
   const size_t n_out = plan->graph.outputs.size();
-  EMBER_CHECK_OR_RETURN(args.size() == n_in + n_out, Error::InvalidProgram,
-                        "XNNPACK delegate takes %zu inputs and %zu outputs; the call "
-                        "passes %zu values", n_in, n_out, args.size());
   for (size_t i = 0; i < args.size(); ++i) {
     const EValue* arg = args[i];
     if (arg != nullptr && arg->is_tensor() &&
@@ -116,19 +121,16 @@ Error check_call_args(Plan* plan, Span<EValue* const> args) {
 // (resizing the outputs to what XNNPACK computes), then binds outputs.
 Error bind_arguments(Plan* plan, Span<EValue*> args) {
   const Graph& g = plan->graph;
+  EMBER_RETURN_IF_ERROR(check_arg_count(g, args.size()));
   const size_t n_in = g.inputs.size();
   const size_t n_out = g.outputs.size();
-  EMBER_CHECK_OR_RETURN(args.size() == n_in + n_out, Error::InvalidProgram,
-                        "XNNPACK delegate takes %zu inputs and %zu outputs; the call "
-                        "passes %zu values", n_in, n_out, args.size());
   size_t in_dims[kMaxDynamicArgs * kMaxDims];
   const bool track = plan->dynamic_shapes;  // check_call_args bounded n_in
   bool changed = false;
   for (size_t i = 0; i < n_in; ++i) {
     Tensor t;
     EMBER_RETURN_IF_ERROR(arg_tensor(*plan, args[i], g.inputs[i], i, "input", &t));
-    size_t scratch[kMaxDims];
-    size_t* dims = track ? in_dims + i * kMaxDims : scratch;
+    size_t* dims = track ? in_dims + i * kMaxDims : nullptr;
     EMBER_RETURN_IF_ERROR(check_input_shape(*plan, t, g.inputs[i], i, dims));
     if (track) {
       const size_t rank = g.values[g.inputs[i]].num_dims;
