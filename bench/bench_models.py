@@ -9,6 +9,9 @@ Llama-style block), each written to --out (default .bench/models) as
                       get_symmetric_quantization_config(is_per_channel=True),
                       prepare_pt2e, calibration on a few random batches,
                       convert_pt2e, then the same lowering
+  <name>.portable.pte the fp32 model without the partitioner: every
+                      operator on the portable kernels (--dtypes portable;
+                      not written by default)
   <name>.fp32.onnx    torch.onnx.export (TorchScript exporter), for ONNX Runtime
   <name>.input.npy    the benchmark input: random normal, fixed seed
   <name>.<dtype>.info.json  what the partitioner left outside XNNPACK, export time
@@ -242,12 +245,13 @@ def undelegated_ops(edge):
     return ops, delegates
 
 
-def lower(model, example):
+def lower(model, example, partition=True):
     from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
     from executorch.exir import to_edge_transform_and_lower
 
     ep = torch.export.export(model, example, strict=False)
-    edge = to_edge_transform_and_lower(ep, partitioner=[XnnpackPartitioner()])
+    partitioners = [XnnpackPartitioner()] if partition else []
+    edge = to_edge_transform_and_lower(ep, partitioner=partitioners)
     ops, delegates = undelegated_ops(edge)
     return edge.to_executorch().buffer, ops, delegates
 
@@ -297,7 +301,7 @@ def export_model(name, out, dtypes, onnx, force):
             if dtype == "int8":
                 calib = [torch.randn(shape, generator=gen) for _ in range(CALIB_BATCHES)]
                 m = quantize(m, example, calib)
-            buf, ops, delegates = lower(m, example)
+            buf, ops, delegates = lower(m, example, partition=dtype != "portable")
         except Exception as e:  # noqa: BLE001 -- skip the model, keep going
             msg = f"{type(e).__name__}: {str(e).strip().splitlines()[0] if str(e).strip() else ''}"
             print(f"[{name}] {dtype}: SKIPPED, export failed: {msg}", flush=True)
@@ -366,9 +370,9 @@ def main():
     if unknown:
         raise SystemExit(f"unknown model(s): {', '.join(unknown)}; known: {', '.join(MODELS)}")
     dtypes = [d for d in args.dtypes.split(",") if d]
-    bad = [d for d in dtypes if d not in ("fp32", "int8")]
+    bad = [d for d in dtypes if d not in ("fp32", "int8", "portable")]
     if bad:
-        raise SystemExit(f"unknown dtype(s): {', '.join(bad)} (fp32, int8)")
+        raise SystemExit(f"unknown dtype(s): {', '.join(bad)} (fp32, int8, portable)")
     os.makedirs(args.out, exist_ok=True)
     torch.set_num_threads(max(1, os.cpu_count() or 1))
     summary = {}

@@ -1,0 +1,48 @@
+// 2-D convolution on raw fp32 pointers, NCHW, over the packed GEMM.
+//
+// conv2d_nchw_f32: input [batch, in_c, in_h, in_w], weights OIHW
+// [out_c, in_c / groups, kernel_h, kernel_w], output [batch, out_c,
+// out_h, out_w], bias [out_c] or null. For each image and group the
+// output is the GEMM weights[out_c/groups x K] x columns[K x pixels]
+// with K = in_c/groups * kernel_h * kernel_w: the weights are read in
+// place as A, and im2col writes a block of pixel columns straight into
+// the GEMM's packed-panel layout (zeros for padding), so nothing is
+// copied twice. The bias is the GEMM's row epilogue.
+//
+// conv2d_depthwise_nchw_f32: groups == in_c (each output channel reads
+// one input channel): a direct per-plane kernel, one vector of output
+// pixels per multiply-add, parallel over planes.
+//
+// Both give the same bits for every thread count; the caller has checked
+// the geometry (out_h/out_w follow from the rest, all sizes positive).
+#pragma once
+
+#include <cstddef>
+
+#include "kernels/optimized/isa.h"
+
+namespace ember::opt {
+
+struct Conv2dShape {
+  size_t batch = 1, in_c = 0, in_h = 0, in_w = 0;
+  size_t out_c = 0, out_h = 0, out_w = 0;
+  size_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1;
+  size_t pad_h = 0, pad_w = 0, dilation_h = 1, dilation_w = 1;
+  size_t groups = 1;
+};
+
+// Floats of workspace conv2d_nchw_f32 needs for `workers` workers.
+size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa isa = best_isa());
+
+// Spreads (image, group, pixel block, channel block) tasks over at most
+// `workers` workers, each with its own part of `workspace`.
+void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
+                     const float* bias, float* out, float* workspace, size_t workers,
+                     Isa isa = best_isa());
+
+// groups == in_c and out_c a multiple of in_c (channel multiplier
+// out_c / in_c). No workspace.
+void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
+                               const float* bias, float* out, Isa isa = best_isa());
+
+}  // namespace ember::opt

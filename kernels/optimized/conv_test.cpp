@@ -1,0 +1,150 @@
+// conv.h against a double-precision direct convolution, on every ISA
+// path and at 1, 2 and 3 threads (identical bits across thread counts).
+#include "kernels/optimized/conv.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "kernels/optimized/test_util.h"
+
+namespace ember::opt {
+namespace {
+
+using testing::random_floats;
+using testing::supported_isas;
+using testing::thread_counts;
+using testing::Threads;
+
+Conv2dShape make(size_t batch, size_t in_c, size_t out_c, size_t groups, size_t h, size_t w,
+                 size_t kh, size_t kw, size_t stride, size_t pad, size_t dilation) {
+  Conv2dShape s;
+  s.batch = batch, s.in_c = in_c, s.out_c = out_c, s.groups = groups;
+  s.in_h = h, s.in_w = w, s.kernel_h = kh, s.kernel_w = kw;
+  s.stride_h = s.stride_w = stride, s.pad_h = s.pad_w = pad;
+  s.dilation_h = s.dilation_w = dilation;
+  s.out_h = (h + 2 * pad - dilation * (kh - 1) - 1) / stride + 1;
+  s.out_w = (w + 2 * pad - dilation * (kw - 1) - 1) / stride + 1;
+  return s;
+}
+
+// Direct convolution in double; `mag` gets each output's sum of |terms|.
+void reference(const Conv2dShape& s, const std::vector<float>& in, const std::vector<float>& wt,
+               const float* bias, std::vector<double>* out, std::vector<double>* mag) {
+  const size_t icg = s.in_c / s.groups, ocg = s.out_c / s.groups;
+  out->assign(s.batch * s.out_c * s.out_h * s.out_w, 0.0);
+  mag->assign(out->size(), 0.0);
+  for (size_t n = 0; n < s.batch; ++n) {
+    for (size_t oc = 0; oc < s.out_c; ++oc) {
+      const size_t g = oc / ocg;
+      for (size_t oy = 0; oy < s.out_h; ++oy) {
+        for (size_t ox = 0; ox < s.out_w; ++ox) {
+          double sum = bias ? bias[oc] : 0.0, m = bias ? std::fabs(bias[oc]) : 0.0;
+          for (size_t ic = 0; ic < icg; ++ic) {
+            for (size_t ky = 0; ky < s.kernel_h; ++ky) {
+              for (size_t kx = 0; kx < s.kernel_w; ++kx) {
+                const long iy = long(oy * s.stride_h + ky * s.dilation_h) - long(s.pad_h);
+                const long ix = long(ox * s.stride_w + kx * s.dilation_w) - long(s.pad_w);
+                if (iy < 0 || ix < 0 || iy >= long(s.in_h) || ix >= long(s.in_w)) continue;
+                const double x =
+                    in[((n * s.in_c + g * icg + ic) * s.in_h + iy) * s.in_w + ix];
+                const double w = wt[((oc * icg + ic) * s.kernel_h + ky) * s.kernel_w + kx];
+                sum += x * w;
+                m += std::fabs(x * w);
+              }
+            }
+          }
+          const size_t o = ((n * s.out_c + oc) * s.out_h + oy) * s.out_w + ox;
+          (*out)[o] = sum;
+          (*mag)[o] = m;
+        }
+      }
+    }
+  }
+}
+
+void check(const std::vector<float>& got, const std::vector<double>& want,
+           const std::vector<double>& mag, size_t terms) {
+  const double tol = 2e-7 * double(terms + 4);
+  for (size_t i = 0; i < got.size(); ++i) {
+    ASSERT_LE(std::fabs(got[i] - want[i]), tol * mag[i] + 1e-30)
+        << "element " << i << ": " << got[i] << " vs " << want[i];
+  }
+}
+
+TEST(ConvNchw, MatchesDirectReference) {
+  const Conv2dShape shapes[] = {
+      make(1, 3, 8, 1, 9, 11, 3, 3, 1, 1, 1),    // small 3x3, padded
+      make(2, 4, 20, 1, 10, 7, 1, 1, 1, 0, 1),   // pointwise, batch 2
+      make(1, 3, 16, 1, 23, 23, 7, 7, 2, 3, 1),  // ResNet stem-like
+      make(1, 6, 12, 3, 8, 9, 3, 3, 2, 1, 1),    // grouped, strided
+      make(1, 5, 7, 1, 12, 12, 3, 3, 1, 2, 2),   // dilated
+      make(1, 40, 70, 1, 6, 6, 3, 3, 1, 1, 1),   // deep: K = 360 spans two chunks
+      make(1, 8, 9, 1, 1, 1, 1, 1, 1, 0, 1),     // one pixel
+      make(1, 2, 3, 1, 5, 30, 1, 5, 1, 0, 1),    // 1x5 (a 1-D convolution)
+      make(1, 16, 96, 1, 20, 20, 1, 1, 2, 0, 1), // strided pointwise
+  };
+  for (Isa isa : supported_isas()) {
+    for (const Conv2dShape& s : shapes) {
+      const auto in = random_floats(s.batch * s.in_c * s.in_h * s.in_w, 1);
+      const auto wt = random_floats(s.out_c * s.in_c / s.groups * s.kernel_h * s.kernel_w, 2);
+      const auto bias = random_floats(s.out_c, 3);
+      for (bool with_bias : {false, true}) {
+        std::vector<double> want, mag;
+        reference(s, in, wt, with_bias ? bias.data() : nullptr, &want, &mag);
+        std::vector<float> first;
+        for (size_t threads : thread_counts()) {
+          Threads pool(threads);
+          std::vector<float> ws(conv2d_nchw_workspace_floats(s, threads, isa));
+          std::vector<float> out(want.size(), NAN);
+          conv2d_nchw_f32(s, in.data(), wt.data(), with_bias ? bias.data() : nullptr,
+                          out.data(), ws.data(), threads, isa);
+          SCOPED_TRACE(::testing::Message()
+                       << isa_name(isa) << " in_c " << s.in_c << " out_c " << s.out_c << " k "
+                       << s.kernel_h << " threads " << threads << " bias " << with_bias);
+          check(out, want, mag, s.in_c / s.groups * s.kernel_h * s.kernel_w);
+          if (first.empty()) first = out;
+          ASSERT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(float)));
+        }
+      }
+    }
+  }
+}
+
+TEST(ConvDepthwise, MatchesDirectReference) {
+  const Conv2dShape shapes[] = {
+      make(1, 8, 8, 8, 40, 40, 3, 3, 1, 1, 1),    // MobileNet stride 1
+      make(2, 5, 5, 5, 41, 37, 3, 3, 2, 1, 1),    // stride 2, odd sizes
+      make(1, 4, 4, 4, 30, 35, 5, 5, 1, 2, 1),    // 5x5
+      make(1, 3, 6, 3, 19, 50, 3, 3, 1, 1, 1),    // channel multiplier 2
+      make(1, 3, 3, 3, 20, 44, 3, 3, 1, 2, 2),    // dilated
+      make(1, 2, 2, 2, 4, 4, 3, 3, 1, 1, 1),      // narrower than a vector
+      make(1, 2, 2, 2, 9, 70, 3, 3, 3, 0, 1),     // stride 3: scalar columns
+      make(1, 2, 2, 2, 33, 67, 3, 3, 2, 0, 1),    // stride 2 reaching the row end
+  };
+  for (Isa isa : supported_isas()) {
+    for (const Conv2dShape& s : shapes) {
+      const auto in = random_floats(s.batch * s.in_c * s.in_h * s.in_w, 4);
+      const auto wt = random_floats(s.out_c * s.kernel_h * s.kernel_w, 5);
+      const auto bias = random_floats(s.out_c, 6);
+      std::vector<double> want, mag;
+      reference(s, in, wt, bias.data(), &want, &mag);
+      std::vector<float> first;
+      for (size_t threads : thread_counts()) {
+        Threads pool(threads);
+        std::vector<float> out(want.size(), NAN);
+        conv2d_depthwise_nchw_f32(s, in.data(), wt.data(), bias.data(), out.data(), isa);
+        SCOPED_TRACE(::testing::Message() << isa_name(isa) << " " << s.in_h << "x" << s.in_w
+                                          << " k " << s.kernel_h << " stride " << s.stride_w
+                                          << " threads " << threads);
+        check(out, want, mag, s.kernel_h * s.kernel_w);
+        if (first.empty()) first = out;
+        ASSERT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(float)));
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace ember::opt

@@ -1,0 +1,451 @@
+// Packed and in-place GEMM (gemm.h).
+//
+// C = A x B, row-major. The work is blocked three ways: 256 deep (a B
+// panel of 256 x NR floats stays in L1 while every MR-row tile of a row
+// block reuses it), about 128 rows (that A block stays in L2), and into
+// MR x NR register tiles whose inner loop is NV vector loads of one B
+// row, MR broadcasts of A and MR * NV multiply-adds. Bottom-edge tiles run
+// a shorter tile; right-edge columns are zero in the packing (or, for B
+// read in place, copied into a zero-padded panel on the stack).
+//
+// Packed B is stored in order of use: for each chunk of 256 rows of k,
+// the column panels (NR wide) follow one another, each kc rows of NR
+// floats, so one pass reads memory front to back. A right-edge panel no
+// wider than NV - 1 vectors runs the narrower tile (no multiply-adds on
+// the padding), and a shallow B that fits in L1 (k x n <= 8192 floats) is
+// swept whole by each row tile so the output is written front to back.
+#include "kernels/optimized/gemm.h"
+
+#include <algorithm>
+
+#include "runtime/platform/threadpool.h"
+
+namespace ember::opt {
+namespace {
+
+constexpr size_t kKc = 256;
+constexpr size_t kLineFloats = 16;  // 64-byte cache lines
+constexpr size_t kMcRows = 128;
+constexpr size_t kRowMajorFloats = 8192;  // 32 KiB: a B that stays in L1
+
+// Rows [0, m) of one product: c[m x n] = a[m x k] * b[k x n].
+struct GemmBlock {
+  size_t m, n, k;
+  const float* a;
+  const float* b;
+  float* c;
+  size_t lda, ldb, ldc;
+  const GemmEpilogue* epilogue;  // null: none
+  size_t col0;                   // packed B: the first column's panel
+};
+
+// The epilogue of the tile at (row, col) of the block: biases offset.
+inline GemmEpilogue tile_epilogue(const GemmEpilogue& e, size_t row, size_t col) {
+  GemmEpilogue t = e;
+  if (t.col_bias) t.col_bias += col;
+  if (t.row_bias) t.row_bias += row;
+  return t;
+}
+
+// One MR x (NV vectors) tile of c over kc steps of k; `rows` and `cols`
+// of it are valid. `accumulate`: add to c instead of overwriting it.
+// `ep`: its biases and clamp, after the last chunk of k.
+// PF: also prefetch `pf_lines` cache lines (at most 2 kc) from `pf`, one
+// or two per step, so that they are in cache when a later tile needs them.
+template <typename V, int MR, int NV, bool PF = false>
+EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const float* b,
+                                size_t ldb, float* c, size_t ldc, size_t rows, size_t cols,
+                                bool accumulate, const GemmEpilogue* ep,
+                                const float* pf = nullptr, size_t pf_lines = 0) {
+  constexpr size_t W = sizeof(V) / sizeof(float);
+  constexpr size_t NR = W * NV;
+  const float* ar[MR];
+  for (int r = 0; r < MR; ++r) ar[r] = a + (size_t(r) < rows ? size_t(r) : rows - 1) * lda;
+  V acc[MR][NV];
+  for (int r = 0; r < MR; ++r) {
+    for (int v = 0; v < NV; ++v) acc[r][v] = V{};
+  }
+  for (size_t p = 0; p < kc; ++p) {
+    V bv[NV];
+    if constexpr (PF) {
+      if (p < pf_lines) __builtin_prefetch(pf + p * kLineFloats);
+      if (p + kc < pf_lines) __builtin_prefetch(pf + (p + kc) * kLineFloats);
+    }
+    for (int v = 0; v < NV; ++v) load_vec(bv[v], b + p * ldb + v * W);
+    for (int r = 0; r < MR; ++r) {
+      const float av = ar[r][p];
+      for (int v = 0; v < NV; ++v) acc[r][v] += bv[v] * av;
+    }
+  }
+  const bool full = rows == size_t(MR) && cols == NR;
+  if (accumulate) {
+    // Earlier chunks of k: add their sums in (the edge tile's invalid
+    // rows and columns read as zero and are never stored).
+    for (int r = 0; r < MR; ++r) {
+      for (int v = 0; v < NV; ++v) {
+        V old{};
+        if (full) {
+          load_vec(old, c + r * ldc + v * W);
+        } else if (size_t(r) < rows) {
+          for (size_t j = v * W; j < cols && j < (v + 1) * W; ++j) old[j - v * W] = c[r * ldc + j];
+        }
+        acc[r][v] += old;
+      }
+    }
+  }
+  if (ep) {
+    const V lo = V{} + ep->lo, hi = V{} + ep->hi;
+    for (int v = 0; v < NV; ++v) {
+      V bias{};
+      if (ep->col_bias) load_vec(bias, ep->col_bias + v * W);
+      for (int r = 0; r < MR; ++r) {
+        V x = acc[r][v] + bias;
+        if (ep->row_bias) x += ep->row_bias[size_t(r) < rows ? r : 0];
+        x = x < lo ? lo : x;
+        acc[r][v] = x > hi ? hi : x;
+      }
+    }
+  }
+  if (full) {
+    for (int r = 0; r < MR; ++r) {
+      for (int v = 0; v < NV; ++v) store_vec(c + r * ldc + v * W, acc[r][v]);
+    }
+    return;
+  }
+  // Edge tile: whole vectors where all their columns are valid, the
+  // rest through a stack copy.
+  for (size_t r = 0; r < rows; ++r) {
+    for (int v = 0; v < NV; ++v) {
+      const size_t j0 = size_t(v) * W;
+      if (j0 + W <= cols) {
+        store_vec(c + r * ldc + j0, acc[r][v]);
+      } else if (j0 < cols) {
+        float part[W];
+        store_vec(part, acc[r][v]);
+        for (size_t j = j0; j < cols; ++j) c[r * ldc + j] = part[j - j0];
+      }
+    }
+  }
+}
+
+// The tile at rows [i, i + rows): a full MR-row tile, or for the bottom
+// edge one just as tall as the rows left (same sums, less work).
+template <typename V, int MR, int NV>
+EMBER_OPT_INLINE void gemm_rows(size_t kc, const float* a, size_t lda, const float* b, size_t ldb,
+                                float* c, size_t ldc, size_t rows, size_t cols, bool accumulate,
+                                const GemmEpilogue* ep) {
+  if constexpr (MR > 1) {
+    if (rows < size_t(MR)) {
+      if (rows == size_t(MR - 1)) {
+        return gemm_tile<V, MR - 1, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
+      }
+      return gemm_rows<V, MR - 1, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
+    }
+  }
+  gemm_tile<V, MR, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
+}
+
+// The k == 0 product: the epilogue applied to zero.
+void gemm_empty(const GemmBlock& g) {
+  for (size_t i = 0; i < g.m; ++i) {
+    for (size_t j = 0; j < g.n; ++j) {
+      float v = 0.0f;
+      if (g.epilogue) {
+        if (g.epilogue->col_bias) v += g.epilogue->col_bias[j];
+        if (g.epilogue->row_bias) v += g.epilogue->row_bias[i];
+        v = v < g.epilogue->lo ? g.epilogue->lo : v;
+        v = v > g.epilogue->hi ? g.epilogue->hi : v;
+      }
+      g.c[i * g.ldc + j] = v;
+    }
+  }
+}
+
+// B read in place (g.ldb its row stride); no epilogue.
+template <typename V, int MR, int NV>
+EMBER_OPT_INLINE void gemm_block(const GemmBlock& g) {
+  constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
+  constexpr size_t kMc = MR * (kMcRows / MR);
+  if (g.k == 0) return gemm_empty(g);
+  alignas(64) float bpad[kKc * NR];
+  for (size_t k0 = 0; k0 < g.k; k0 += kKc) {
+    const size_t kc = std::min(kKc, g.k - k0);
+    for (size_t i0 = 0; i0 < g.m; i0 += kMc) {
+      const size_t mc = std::min(kMc, g.m - i0);
+      for (size_t j = 0; j < g.n; j += NR) {
+        const size_t cols = std::min(NR, g.n - j);
+        const float* bp = g.b + k0 * g.ldb + j;
+        size_t ldb = g.ldb;
+        if (cols < NR) {
+          for (size_t p = 0; p < kc; ++p) {
+            for (size_t q = 0; q < NR; ++q) bpad[p * NR + q] = q < cols ? bp[p * ldb + q] : 0.0f;
+          }
+          bp = bpad;
+          ldb = NR;
+        }
+        for (size_t i = i0; i < i0 + mc; i += MR) {
+          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, ldb, g.c + i * g.ldc + j,
+                               g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0, nullptr);
+        }
+      }
+    }
+  }
+}
+
+// Register tiles: 4 x 8 (SSE2: 8 of 16 registers hold sums), 6 x 16
+// (AVX2: 12 of 16), 8 x 32 (AVX-512: 16 of 32).
+void gemm_baseline(const GemmBlock& g) { gemm_block<VecF4, 4, 2>(g); }
+#if EMBER_OPT_X86_DISPATCH
+EMBER_OPT_TARGET_AVX2 void gemm_avx2(const GemmBlock& g) { gemm_block<VecF8, 6, 2>(g); }
+EMBER_OPT_TARGET_AVX512 void gemm_avx512(const GemmBlock& g) { gemm_block<VecF16, 8, 2>(g); }
+#endif
+
+// The shallow case: all of B stays in L1, so each MR-row tile sweeps
+// every panel and the output is written row block after row block.
+template <typename V, int MR, int NV>
+EMBER_OPT_INLINE void gemm_packed_shallow(const GemmBlock& g) {
+  constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
+  for (size_t i = 0; i < g.m; i += MR) {
+    const size_t rows = std::min(size_t(MR), g.m - i);
+    for (size_t j = 0; j < g.n; j += NR) {
+      const float* bp = g.b + (g.col0 + j) * g.k;
+      const size_t cols = std::min(NR, g.n - j);
+      GemmEpilogue ep{};
+      if (g.epilogue) ep = tile_epilogue(*g.epilogue, i, j);
+      const GemmEpilogue* tile_ep = g.epilogue ? &ep : nullptr;
+      if constexpr (NV > 1) {
+        if (cols <= (NV - 1) * (NR / NV)) {
+          gemm_rows<V, MR, NV - 1>(g.k, g.a + i * g.lda, g.lda, bp, NR, g.c + i * g.ldc + j,
+                                   g.ldc, rows, cols, false, tile_ep);
+          continue;
+        }
+      }
+      gemm_rows<V, MR, NV>(g.k, g.a + i * g.lda, g.lda, bp, NR, g.c + i * g.ldc + j, g.ldc, rows,
+                           cols, false, tile_ep);
+    }
+  }
+}
+
+// B packed by pack_gemm_b(); g.ldb is the packed width.
+template <typename V, int MR, int NV>
+EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
+  constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
+  constexpr size_t kMc = MR * (kMcRows / MR);
+  if (g.k == 0) return gemm_empty(g);
+  if (g.k <= kKc && g.k * g.n <= kRowMajorFloats) return gemm_packed_shallow<V, MR, NV>(g);
+  for (size_t k0 = 0; k0 < g.k; k0 += kKc) {
+    const size_t kc = std::min(kKc, g.k - k0);
+    const bool last = k0 + kc == g.k;
+    for (size_t i0 = 0; i0 < g.m; i0 += kMc) {
+      const size_t mc = std::min(kMc, g.m - i0);
+      for (size_t j = 0; j < g.n; j += NR) {
+        const float* bp = g.b + k0 * g.ldb + (g.col0 + j) * kc;
+        const size_t cols = std::min(NR, g.n - j);
+        const bool with_ep = last && g.epilogue;
+        // The full tiles of a panel share the prefetch of the panel this
+        // thread uses next (same chunk, next columns; or the next chunk's
+        // first), when that is no longer than this one.
+        const float* next = nullptr;
+        if (j + NR < g.n) {
+          next = bp + kc * NR;
+        } else if (!last && i0 + mc >= g.m && std::min(kKc, g.k - k0 - kc) == kc) {
+          next = g.b + (k0 + kc) * g.ldb + g.col0 * kc;
+        }
+        if constexpr (NV > 1) {
+          if (cols <= (NV - 1) * (NR / NV)) {
+            for (size_t i = i0; i < i0 + mc; i += MR) {
+              GemmEpilogue ep{};
+              if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
+              gemm_rows<V, MR, NV - 1>(kc, g.a + i * g.lda + k0, g.lda, bp, NR,
+                                       g.c + i * g.ldc + j, g.ldc,
+                                       std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
+                                       with_ep ? &ep : nullptr);
+            }
+            continue;
+          }
+        }
+        const size_t full_tiles = mc / MR, lines = kc * NR / kLineFloats;
+        size_t i = i0;
+        if (next && full_tiles > 0) {
+          const size_t share = std::min((lines + full_tiles - 1) / full_tiles, 2 * kc);
+          for (size_t t = 0; t < full_tiles; ++t, i += MR) {
+            GemmEpilogue ep{};
+            if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
+            const size_t first = std::min(t * share, lines);
+            gemm_tile<V, MR, NV, true>(kc, g.a + i * g.lda + k0, g.lda, bp, NR,
+                                       g.c + i * g.ldc + j, g.ldc, MR, cols, k0 > 0,
+                                       with_ep ? &ep : nullptr, next + first * kLineFloats,
+                                       std::min(share, lines - first));
+          }
+        }
+        for (; i < i0 + mc; i += MR) {
+          GemmEpilogue ep{};
+          if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
+          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, NR, g.c + i * g.ldc + j,
+                               g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
+                               with_ep ? &ep : nullptr);
+        }
+      }
+    }
+  }
+}
+
+void gemm_packed_baseline(const GemmBlock& g) { gemm_packed_block<VecF4, 4, 2>(g); }
+#if EMBER_OPT_X86_DISPATCH
+EMBER_OPT_TARGET_AVX2 void gemm_packed_avx2(const GemmBlock& g) {
+  gemm_packed_block<VecF8, 6, 2>(g);
+}
+EMBER_OPT_TARGET_AVX512 void gemm_packed_avx512(const GemmBlock& g) {
+  gemm_packed_block<VecF16, 8, 2>(g);
+}
+#endif
+
+struct GemmKernel {
+  void (*fn)(const GemmBlock&);
+  size_t mr;
+};
+
+GemmKernel gemm_kernel(Isa isa, bool packed) {
+#if EMBER_OPT_X86_DISPATCH
+  if (isa == Isa::kAvx512) return {packed ? gemm_packed_avx512 : gemm_avx512, 8};
+  if (isa == Isa::kAvx2) return {packed ? gemm_packed_avx2 : gemm_avx2, 6};
+#endif
+  (void)isa;
+  return {packed ? gemm_packed_baseline : gemm_baseline, 4};
+}
+
+// b(p, q) reads element (p, q) of the k x n matrix B.
+template <typename Read>
+void pack_panels(size_t k, size_t n, float* packed, Isa isa, Read b) {
+  const size_t nr = gemm_panel_width(isa);
+  const size_t width = (n + nr - 1) / nr * nr;
+  for (size_t k0 = 0; k0 < k; k0 += kKc) {
+    const size_t kc = std::min(kKc, k - k0);
+    for (size_t j = 0; j < n; j += nr) {
+      float* panel = packed + k0 * width + j * kc;
+      const size_t cols = std::min(nr, n - j);
+      for (size_t p = 0; p < kc; ++p) {
+        for (size_t q = 0; q < cols; ++q) panel[p * nr + q] = b(k0 + p, j + q);
+        for (size_t q = cols; q < nr; ++q) panel[p * nr + q] = 0.0f;
+      }
+    }
+  }
+}
+
+}  // namespace
+
+size_t gemm_panel_width(Isa isa) {
+#if EMBER_OPT_X86_DISPATCH
+  if (isa == Isa::kAvx512) return 32;
+  if (isa == Isa::kAvx2) return 16;
+#endif
+  (void)isa;
+  return 8;
+}
+
+size_t gemm_packed_b_floats(size_t k, size_t n, Isa isa) {
+  const size_t nr = gemm_panel_width(isa);
+  return (n + nr - 1) / nr * nr * k;
+}
+
+void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, Isa isa) {
+  pack_panels(k, n, packed, isa, [&](size_t p, size_t q) { return b[p * ldb + q]; });
+}
+
+void pack_gemm_bt(size_t k, size_t n, const float* bt, size_t ldbt, float* packed, Isa isa) {
+  const size_t nr = gemm_panel_width(isa);
+  const size_t panels = (n + nr - 1) / nr;
+  // One task per panel: a column block of B is a row block of bt.
+  parallel_for(panels, [&](size_t t) {
+    const size_t j = t * nr;
+    const size_t cols = std::min(nr, n - j);
+    const size_t width = panels * nr;
+    for (size_t k0 = 0; k0 < k; k0 += kKc) {
+      const size_t kc = std::min(kKc, k - k0);
+      float* panel = packed + k0 * width + j * kc;
+      for (size_t q = 0; q < nr; ++q) {
+        if (q < cols) {
+          const float* row = bt + (j + q) * ldbt + k0;
+          for (size_t p = 0; p < kc; ++p) panel[p * nr + q] = row[p];
+        } else {
+          for (size_t p = 0; p < kc; ++p) panel[p * nr + q] = 0.0f;
+        }
+      }
+    }
+  });
+}
+
+void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                     const float* packed_b, size_t packed_n, size_t col0, float* c, size_t ldc,
+                     Isa isa, const GemmEpilogue* epilogue) {
+  if (m == 0 || n == 0) return;
+  const size_t nr = gemm_panel_width(isa);
+  const size_t width = (packed_n + nr - 1) / nr * nr;
+  const GemmBlock g{m, n, k, a, packed_b, c, lda, width, ldc, epilogue, col0};
+  gemm_kernel(isa, true).fn(g);
+}
+
+void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                              const float* packed_b, float* c, size_t ldc, Isa isa,
+                              const GemmEpilogue* epilogue) {
+  if (m == 0 || n == 0) return;
+  const size_t threads = num_threads();
+  const size_t mr = gemm_kernel(isa, true).mr, nr = gemm_panel_width(isa);
+  if (threads <= 1 || m * n * k < kInlineMacs) {
+    return gemm_f32_packed(m, n, k, a, lda, packed_b, n, 0, c, ldc, isa, epilogue);
+  }
+  // About four tasks per thread: row blocks (multiples of MR) first, then
+  // column ranges (whole panels) when the rows do not go round.
+  const size_t want = 4 * threads;
+  const size_t row_tiles = (m + mr - 1) / mr, col_panels = (n + nr - 1) / nr;
+  const size_t row_blocks = std::min(want, row_tiles);
+  const size_t col_blocks = std::min((want + row_blocks - 1) / row_blocks, col_panels);
+  const size_t rows = (row_tiles + row_blocks - 1) / row_blocks * mr;
+  const size_t cols = (col_panels + col_blocks - 1) / col_blocks * nr;
+  const size_t rb = (m + rows - 1) / rows, cb = (n + cols - 1) / cols;
+  parallel_for(rb * cb, [&](size_t t) {
+    const size_t r0 = t / cb * rows, c0 = t % cb * cols;
+    GemmEpilogue ep{};
+    if (epilogue) ep = tile_epilogue(*epilogue, r0, c0);
+    gemm_f32_packed(std::min(rows, m - r0), std::min(cols, n - c0), k, a + r0 * lda, lda,
+                    packed_b, n, c0, c + r0 * ldc + c0, ldc, isa, epilogue ? &ep : nullptr);
+  });
+}
+
+void bmm_f32(size_t batch, size_t m, size_t n, size_t k, const float* a, size_t a_stride,
+             const float* b, size_t b_stride, float* out, Isa isa) {
+  if (batch == 0 || m == 0 || n == 0) return;
+  const GemmKernel kernel = gemm_kernel(isa, false);
+  // Split rows so that each thread gets about four tasks, in multiples of
+  // the tile height; small products stay in one task per batch item.
+  size_t blocks = 1;
+  const size_t threads = num_threads();
+  if (threads > 1 && batch * m * n * k >= kInlineMacs) {
+    const size_t want = (4 * threads + batch - 1) / batch;
+    blocks = std::min(want, (m + kernel.mr - 1) / kernel.mr);
+  }
+  size_t rows = (m + blocks - 1) / blocks;
+  rows = (rows + kernel.mr - 1) / kernel.mr * kernel.mr;
+  blocks = (m + rows - 1) / rows;
+  auto task = [&](size_t t) {
+    const size_t item = t / blocks, r0 = t % blocks * rows;
+    GemmBlock g{};
+    g.m = std::min(rows, m - r0);
+    g.n = n;
+    g.k = k;
+    g.a = a + item * a_stride + r0 * k;
+    g.b = b + item * b_stride;
+    g.c = out + item * m * n + r0 * n;
+    g.lda = k;
+    g.ldb = n;
+    g.ldc = n;
+    kernel.fn(g);
+  };
+  if (threads <= 1 || batch * m * n * k < kInlineMacs) {
+    for (size_t t = 0; t < batch * blocks; ++t) task(t);
+    return;
+  }
+  parallel_for(batch * blocks, [&task](size_t t) { task(t); });
+}
+
+}  // namespace ember::opt

@@ -1,0 +1,73 @@
+// Matrix products on raw fp32 pointers: packed GEMM, batched GEMM, GEMV.
+//
+// All matrices are row-major with leading dimensions in elements. B is
+// packed once into panels (pack_gemm_b / pack_gemm_bt) and then read in
+// order of use; A is read in place. Each output element is one sum in k
+// order per chunk of 256, chunks added in order, so results do not depend
+// on the thread count or on how rows and columns are split; they may
+// differ between ISAs in the last bits (FMA). Nothing here allocates:
+// callers pass packing space and workspace.
+#pragma once
+
+#include <cmath>
+#include <cstddef>
+
+#include "kernels/optimized/isa.h"
+
+namespace ember::opt {
+
+// Applied to each register tile before it is stored:
+//   c = clamp(sum + col_bias[column] + row_bias[row], lo, hi)
+// Either bias may be null. col_bias is indexed from the first column of
+// the product and must hold n floats rounded up to whole panels
+// (gemm_packed_b_floats(1, n)); row_bias holds m floats. A NaN sum stays
+// NaN (the clamp compares).
+struct GemmEpilogue {
+  const float* col_bias = nullptr;
+  const float* row_bias = nullptr;
+  float lo = -INFINITY, hi = INFINITY;
+};
+
+// Columns per packed panel.
+size_t gemm_panel_width(Isa isa);
+// Floats of a packing of a k x n B (n rounded up to whole panels).
+size_t gemm_packed_b_floats(size_t k, size_t n, Isa isa);
+// Packs B (k x n, row-major with ldb) or B given transposed (bt, n x k
+// with ldbt) for `isa`. pack_gemm_bt spreads its panels over the pool.
+void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, Isa isa);
+void pack_gemm_bt(size_t k, size_t n, const float* bt, size_t ldbt, float* packed, Isa isa);
+// Where element (p, q) of B lives in a packing of `packed_n` columns
+// (callers that build B themselves, such as im2col, write it directly).
+inline size_t gemm_packed_index(size_t k, size_t packed_n, size_t p, size_t q, size_t nr) {
+  constexpr size_t kc_max = 256;
+  const size_t width = (packed_n + nr - 1) / nr * nr;
+  const size_t k0 = p / kc_max * kc_max;
+  const size_t kc = k - k0 < kc_max ? k - k0 : kc_max;
+  return k0 * width + (q / nr) * nr * kc + (p - k0) * nr + q % nr;
+}
+
+// c[m x n] = a[m x k] x B on the calling thread, where B is columns
+// [col0, col0 + n) of a packing of packed_n columns; col0 must be a
+// multiple of gemm_panel_width(isa). k == 0 writes the epilogue of zero.
+void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                     const float* packed_b, size_t packed_n, size_t col0, float* c, size_t ldc,
+                     Isa isa, const GemmEpilogue* epilogue = nullptr);
+
+// The same product spread over the shared thread pool (row blocks, and
+// column ranges when rows are few). Small products run inline.
+void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                              const float* packed_b, float* c, size_t ldc, Isa isa,
+                              const GemmEpilogue* epilogue = nullptr);
+
+// out[i] = a[i] x b[i] for each of `batch` products, [m x k] x [k x n],
+// contiguous; a_stride / b_stride are the element distance between
+// consecutive batch items (0 broadcasts one matrix). B is read in place
+// (no packing; right-edge tiles go through a padded copy on the stack).
+// Spread over the pool by batch and row blocks.
+void bmm_f32(size_t batch, size_t m, size_t n, size_t k, const float* a, size_t a_stride,
+             const float* b, size_t b_stride, float* out, Isa isa = best_isa());
+
+// bmm_f32 with m == 1 is the matrix-vector product: one row streamed
+// against B in place, which is why there is no separate GEMV.
+
+}  // namespace ember::opt

@@ -1,0 +1,85 @@
+// Instruction sets for the optimized kernels, chosen at run time.
+//
+// The project is compiled for baseline x86-64 (SSE2), so the library runs
+// on any x86-64 CPU. Hot loops are written once, as always-inline
+// templates over GCC/Clang vector types (VecF4, VecF8, VecF16), and
+// instantiated per ISA: in plain functions (baseline), in functions
+// marked EMBER_OPT_TARGET_AVX2 (AVX2 + FMA) and EMBER_OPT_TARGET_AVX512
+// (AVX-512F). best_isa() picks the widest one the CPU and OS support,
+// once; every kernel also takes an explicit Isa so that tests run each
+// path. On other targets only the baseline exists (VecF4 lowers to NEON
+// or to scalar code).
+//
+// Results may differ between ISAs in the last bits (FMA contracts
+// a * b + c; sums are split differently), never between thread counts.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace ember::opt {
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#define EMBER_OPT_X86_DISPATCH 1
+#define EMBER_OPT_TARGET_AVX2 __attribute__((target("avx2,fma")))
+#define EMBER_OPT_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+#else
+#define EMBER_OPT_X86_DISPATCH 0
+#endif
+
+// Templates holding hot loops carry this, so that each instantiation is
+// compiled for the instruction set of the function that calls it.
+#define EMBER_OPT_INLINE inline __attribute__((always_inline))
+
+enum class Isa { kBaseline, kAvx2, kAvx512 };
+
+// Whether this CPU (and OS) can run `isa`'s kernels.
+inline bool isa_supported(Isa isa) {
+#if EMBER_OPT_X86_DISPATCH
+  switch (isa) {
+    case Isa::kBaseline: return true;
+    case Isa::kAvx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    case Isa::kAvx512: return __builtin_cpu_supports("avx512f");
+  }
+  return false;
+#else
+  return isa == Isa::kBaseline;
+#endif
+}
+
+// The widest supported ISA, detected once.
+inline Isa best_isa() {
+  static const Isa isa = isa_supported(Isa::kAvx512) ? Isa::kAvx512
+                         : isa_supported(Isa::kAvx2) ? Isa::kAvx2
+                                                     : Isa::kBaseline;
+  return isa;
+}
+
+inline const char* isa_name(Isa isa) {
+  return isa == Isa::kAvx512 ? "avx512f" : isa == Isa::kAvx2 ? "avx2+fma" : "baseline";
+}
+
+typedef float VecF4 __attribute__((vector_size(16)));
+typedef float VecF8 __attribute__((vector_size(32)));
+typedef float VecF16 __attribute__((vector_size(64)));
+typedef int32_t VecI4 __attribute__((vector_size(16)));
+typedef int32_t VecI8 __attribute__((vector_size(32)));
+typedef int32_t VecI16 __attribute__((vector_size(64)));
+
+// Unaligned loads and stores of a whole vector. Vectors cross function
+// boundaries by reference only: by value, their ABI would differ between
+// an AVX function and a baseline one (clang rejects that outright).
+template <typename V>
+EMBER_OPT_INLINE void load_vec(V& v, const float* p) {
+  std::memcpy(&v, p, sizeof(V));
+}
+template <typename V>
+EMBER_OPT_INLINE void store_vec(float* p, const V& v) {
+  std::memcpy(p, &v, sizeof(V));
+}
+
+// Multiply-adds below which a kernel stays on the calling thread: waking
+// the pool would cost more than the work.
+constexpr size_t kInlineMacs = size_t(1) << 16;
+
+}  // namespace ember::opt
