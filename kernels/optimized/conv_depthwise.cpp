@@ -1,10 +1,9 @@
-// Depthwise NCHW convolution (conv.h): one output plane at a time, each
-// output row accumulated in vector registers over every tap. Columns
-// whose taps all fall inside the input row take the vector path (stride 1
-// reads contiguous input; stride 2 reads two vectors and keeps the even
-// lanes); the few edge columns take a scalar loop with bounds checks.
-// Every output element is bias + its taps in (ky, kx) order, on every
-// path, so the vector and scalar columns agree.
+// Depthwise NCHW convolution (conv.h): each worker copies an input plane
+// into its workspace with a zero border, then every output row is
+// accumulated in vector registers over every tap (stride 1 reads
+// contiguous input; stride 2 reads two vectors and keeps the even lanes;
+// larger strides take a scalar loop). Every output element is bias plus
+// its taps in (ky, kx) order, padding taps included as zeros.
 #include <algorithm>
 
 #include "kernels/optimized/conv.h"
@@ -12,6 +11,10 @@
 
 namespace ember::opt {
 namespace {
+
+// Zero columns right of each padded row: the widest vector load (two
+// AVX-512 vectors at stride 2) past the last output column.
+constexpr size_t kSlack = 32;
 
 // The even lanes of the concatenation a:b.
 #if defined(__has_builtin)
@@ -48,108 +51,129 @@ EMBER_OPT_INLINE void load_input(const float* p, size_t stride, V& out) {
   even_lanes(a, b, out);
 }
 
-// Output column ox, every tap, with bounds checks.
-inline float edge_column(const Conv2dShape& s, const float* ip, const float* w, float init,
-                         int64_t iy_top, size_t ox) {
-  float acc = init;
-  const int64_t ix0 = int64_t(ox * s.stride_w) - int64_t(s.pad_w);
-  for (size_t ky = 0; ky < s.kernel_h; ++ky) {
-    const int64_t iy = iy_top + int64_t(ky * s.dilation_h);
-    if (iy < 0 || iy >= int64_t(s.in_h)) continue;
-    for (size_t kx = 0; kx < s.kernel_w; ++kx) {
-      const int64_t ix = ix0 + int64_t(kx * s.dilation_w);
-      if (ix < 0 || ix >= int64_t(s.in_w)) continue;
-      acc += w[ky * s.kernel_w + kx] * ip[iy * int64_t(s.in_w) + ix];
-    }
-  }
-  return acc;
+// The plane copied into `pad` with its zero border: pad_h rows above and
+// below, pad_w columns left, and on the right enough zeros that every
+// vector load of an output row stays inside the row (padded_width()).
+size_t padded_width(const Conv2dShape& s) {
+  return s.in_w + 2 * s.pad_w + kSlack;
 }
 
+void pad_plane(const Conv2dShape& s, const float* ip, float* pad) {
+  const size_t pw = padded_width(s), ph = s.in_h + 2 * s.pad_h;
+  std::fill(pad, pad + s.pad_h * pw, 0.0f);
+  for (size_t y = 0; y < s.in_h; ++y) {
+    float* row = pad + (y + s.pad_h) * pw;
+    std::fill(row, row + s.pad_w, 0.0f);
+    std::copy(ip + y * s.in_w, ip + (y + 1) * s.in_w, row + s.pad_w);
+    std::fill(row + s.pad_w + s.in_w, row + pw, 0.0f);
+  }
+  std::fill(pad + (s.in_h + s.pad_h) * pw, pad + ph * pw, 0.0f);
+}
+
+// One output plane from a padded input plane: no bounds checks; the last
+// partial vector of a row is computed whole and stored in part.
 template <typename V>
-EMBER_OPT_INLINE void depthwise_plane(const Conv2dShape& s, const float* ip, const float* w,
+EMBER_OPT_INLINE void depthwise_plane(const Conv2dShape& s, const float* pad, const float* w,
                                       float init, float* op) {
   constexpr size_t W = sizeof(V) / sizeof(float);
-  // Columns [lo, hi) have every horizontal tap inside the row; the vector
-  // path also needs its widest read (2W floats at stride 2) inside it.
-  const size_t span = (s.kernel_w - 1) * s.dilation_w;
-  size_t lo = (s.pad_w + s.stride_w - 1) / s.stride_w;
-  size_t hi = 0;
-  if (s.in_w + s.pad_w > span) hi = std::min(s.out_w, (s.in_w + s.pad_w - span - 1) / s.stride_w + 1);
-  const bool vector = s.stride_w <= 2;
-  const size_t reach = s.stride_w == 2 ? 2 * W : W;  // floats a vector load touches
+  const size_t pw = padded_width(s);
   for (size_t oy = 0; oy < s.out_h; ++oy) {
     float* orow = op + oy * s.out_w;
-    const int64_t iy_top = int64_t(oy * s.stride_h) - int64_t(s.pad_h);
-    size_t ox = 0;
-    for (; ox < std::min(lo, s.out_w); ++ox) orow[ox] = edge_column(s, ip, w, init, iy_top, ox);
-    if (vector) {
-      for (; ox + W <= hi; ox += W) {
-        const size_t ix0 = ox * s.stride_w - s.pad_w;
-        if (ix0 + span + reach > s.in_w) break;
-        V acc = V{} + init;
-        for (size_t ky = 0; ky < s.kernel_h; ++ky) {
-          const int64_t iy = iy_top + int64_t(ky * s.dilation_h);
-          if (iy < 0 || iy >= int64_t(s.in_h)) continue;
-          const float* irow = ip + iy * int64_t(s.in_w) + ix0;
-          for (size_t kx = 0; kx < s.kernel_w; ++kx) {
-            V x;
-            load_input(irow + kx * s.dilation_w, s.stride_w, x);
-            acc += x * w[ky * s.kernel_w + kx];
-          }
+    const float* top = pad + oy * s.stride_h * pw;
+    for (size_t ox = 0; ox < s.out_w; ox += W) {
+      V acc = V{} + init;
+      for (size_t ky = 0; ky < s.kernel_h; ++ky) {
+        const float* irow = top + ky * s.dilation_h * pw + ox * s.stride_w;
+        for (size_t kx = 0; kx < s.kernel_w; ++kx) {
+          V x;
+          load_input(irow + kx * s.dilation_w, s.stride_w, x);
+          acc += x * w[ky * s.kernel_w + kx];
         }
+      }
+      if (ox + W <= s.out_w) {
         store_vec(orow + ox, acc);
+      } else {
+        float part[W];
+        store_vec(part, acc);
+        std::copy(part, part + (s.out_w - ox), orow + ox);
       }
     }
-    for (; ox < s.out_w; ++ox) orow[ox] = edge_column(s, ip, w, init, iy_top, ox);
   }
 }
 
-struct DwRun {
-  const Conv2dShape* s;
-  const float *in, *weight, *bias;
-  float* out;
-  void (*plane)(const Conv2dShape&, const float*, const float*, float, float*);
-};
+// Planes with stride above 2: one output at a time from the padded plane.
+inline void depthwise_plane_scalar(const Conv2dShape& s, const float* pad, const float* w,
+                                   float init, float* op) {
+  const size_t pw = padded_width(s);
+  for (size_t oy = 0; oy < s.out_h; ++oy) {
+    for (size_t ox = 0; ox < s.out_w; ++ox) {
+      float acc = init;
+      for (size_t ky = 0; ky < s.kernel_h; ++ky) {
+        const float* irow = pad + (oy * s.stride_h + ky * s.dilation_h) * pw + ox * s.stride_w;
+        for (size_t kx = 0; kx < s.kernel_w; ++kx) acc += irow[kx * s.dilation_w] * w[ky * s.kernel_w + kx];
+      }
+      op[oy * s.out_w + ox] = acc;
+    }
+  }
+}
 
-void plane_baseline(const Conv2dShape& s, const float* ip, const float* w, float init,
+using PlaneFn = void (*)(const Conv2dShape&, const float*, const float*, float, float*);
+
+template <typename V>
+EMBER_OPT_INLINE void plane_any(const Conv2dShape& s, const float* pad, const float* w,
+                                float init, float* op) {
+  if (s.stride_w <= 2) return depthwise_plane<V>(s, pad, w, init, op);
+  depthwise_plane_scalar(s, pad, w, init, op);
+}
+
+void plane_baseline(const Conv2dShape& s, const float* pad, const float* w, float init,
                     float* op) {
-  depthwise_plane<VecF4>(s, ip, w, init, op);
+  plane_any<VecF4>(s, pad, w, init, op);
 }
 #if EMBER_OPT_X86_DISPATCH
-EMBER_OPT_TARGET_AVX2 void plane_avx2(const Conv2dShape& s, const float* ip, const float* w,
+EMBER_OPT_TARGET_AVX2 void plane_avx2(const Conv2dShape& s, const float* pad, const float* w,
                                       float init, float* op) {
-  depthwise_plane<VecF8>(s, ip, w, init, op);
+  plane_any<VecF8>(s, pad, w, init, op);
 }
-EMBER_OPT_TARGET_AVX512 void plane_avx512(const Conv2dShape& s, const float* ip,
+EMBER_OPT_TARGET_AVX512 void plane_avx512(const Conv2dShape& s, const float* pad,
                                           const float* w, float init, float* op) {
-  depthwise_plane<VecF16>(s, ip, w, init, op);
+  plane_any<VecF16>(s, pad, w, init, op);
 }
 #endif
 
 }  // namespace
 
+size_t conv2d_depthwise_workspace_floats(const Conv2dShape& s, size_t workers) {
+  return std::max<size_t>(workers, 1) * (s.in_h + 2 * s.pad_h) * padded_width(s);
+}
+
 void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
-                               const float* bias, float* out, Isa isa) {
-  DwRun c{&s, in, weight, bias, out, plane_baseline};
+                               const float* bias, float* out, float* workspace, size_t workers,
+                               Isa isa) {
+  PlaneFn plane = plane_baseline;
 #if EMBER_OPT_X86_DISPATCH
-  if (isa == Isa::kAvx512) c.plane = plane_avx512;
-  if (isa == Isa::kAvx2) c.plane = plane_avx2;
+  if (isa == Isa::kAvx512) plane = plane_avx512;
+  if (isa == Isa::kAvx2) plane = plane_avx2;
 #endif
   (void)isa;
   const size_t planes = s.batch * s.out_c;
   const size_t taps = s.kernel_h * s.kernel_w, mult = s.out_c / s.in_c;
-  auto one = [&c, taps, mult](size_t t) {
-    const Conv2dShape& s = *c.s;
-    const size_t n = t / s.out_c, oc = t % s.out_c;
-    const float* ip = c.in + (n * s.in_c + oc / mult) * s.in_h * s.in_w;
-    c.plane(s, ip, c.weight + oc * taps, c.bias ? c.bias[oc] : 0.0f,
-            c.out + t * s.out_h * s.out_w);
+  const size_t pad_floats = (s.in_h + 2 * s.pad_h) * padded_width(s);
+  // Worker w takes a contiguous range of planes; consecutive planes of a
+  // channel multiplier share their input, padded once.
+  auto worker = [&](size_t w, size_t count) {
+    float* pad = workspace + w * pad_floats;
+    size_t have = SIZE_MAX;
+    for (size_t t = planes * w / count; t < planes * (w + 1) / count; ++t) {
+      const size_t n = t / s.out_c, oc = t % s.out_c;
+      const size_t src = n * s.in_c + oc / mult;
+      if (src != have) pad_plane(s, in + src * s.in_h * s.in_w, pad), have = src;
+      plane(s, pad, weight + oc * taps, bias ? bias[oc] : 0.0f, out + t * s.out_h * s.out_w);
+    }
   };
-  if (planes * s.out_h * s.out_w * taps < kInlineMacs) {
-    for (size_t t = 0; t < planes; ++t) one(t);
-    return;
-  }
-  parallel_for(planes, [&one](size_t t) { one(t); });
+  workers = std::max<size_t>(1, std::min(workers, planes));
+  if (workers == 1 || planes * s.out_h * s.out_w * taps < kInlineMacs) return worker(0, 1);
+  parallel_for(workers, [&worker, workers](size_t w) { worker(w, workers); });
 }
 
 }  // namespace ember::opt

@@ -17,11 +17,6 @@ constexpr size_t kMinChannelRows = 32;
 
 size_t depth(const Conv2dShape& s) { return s.in_c / s.groups * s.kernel_h * s.kernel_w; }
 
-bool pointwise(const Conv2dShape& s) {
-  return s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
-         s.pad_h == 0 && s.pad_w == 0;
-}
-
 // How one call is cut into tasks; a function of the shape and thread
 // count only, and no element's sum depends on it.
 struct Plan {
@@ -51,56 +46,70 @@ Plan plan(const Conv2dShape& s, Isa isa) {
   return p;
 }
 
+// Input columns: for output column ox, tap offset dx reads input column
+// ox * stride + dx; [lo, hi) are the ox whose read is inside the row.
+void valid_columns(const Conv2dShape& s, int64_t dx, size_t* lo, size_t* hi) {
+  const int64_t sw = int64_t(s.stride_w), w = int64_t(s.in_w);
+  const int64_t first = dx >= 0 ? 0 : (-dx + sw - 1) / sw;
+  const int64_t last = w - 1 - dx;  // ox * sw <= last
+  const int64_t end = last < 0 ? 0 : last / sw + 1;
+  *lo = size_t(std::min<int64_t>(first, int64_t(s.out_w)));
+  *hi = size_t(std::max<int64_t>(std::min<int64_t>(end, int64_t(s.out_w)), int64_t(*lo)));
+}
+
 // Columns [q0, q0 + cols) of one image-group's K x pixels matrix, written
-// in packed-panel order (gemm_packed_index) for a packing `cols` wide.
+// in packed-panel order (gemm_packed_index) for a packing `cols` wide:
+// row p of K is tap (ic, ky, kx); its pixels are walked one output row
+// at a time, zeros where the tap falls in the padding. NR is the panel
+// width, a constant so that the panel arithmetic is shifts and masks.
+template <size_t NR>
 void im2col_pack(const Conv2dShape& s, const float* image, size_t k, size_t q0, size_t cols,
-                 float* packed, size_t nr) {
-  const size_t width = (cols + nr - 1) / nr * nr;
-  const size_t plane = s.in_h * s.in_w;
-  if (pointwise(s)) {
-    for (size_t p = 0; p < k; ++p) {
-      const float* src = image + p * plane + q0;
-      float* row = packed + gemm_packed_index(k, width, p, 0, nr);
-      const size_t kc = std::min<size_t>(256, k - p / 256 * 256);
-      for (size_t j0 = 0; j0 < width; j0 += nr) {
-        float* dst = row + j0 * kc;
-        if (j0 + nr <= cols) {
-          std::copy(src + j0, src + j0 + nr, dst);
-          continue;
-        }
-        for (size_t q = 0; q < nr; ++q) dst[q] = j0 + q < cols ? src[j0 + q] : 0.0f;
-      }
-    }
-    return;
-  }
-  // Top-left input coordinate of each pixel; padding columns of the last
-  // panel get a coordinate that is out of range for every tap.
-  int64_t iy0[kMaxBlockPixels], ix0[kMaxBlockPixels];
-  for (size_t j = 0; j < width; ++j) {
-    if (j < cols) {
-      const size_t q = q0 + j;
-      iy0[j] = int64_t(q / s.out_w * s.stride_h) - int64_t(s.pad_h);
-      ix0[j] = int64_t(q % s.out_w * s.stride_w) - int64_t(s.pad_w);
-    } else {
-      iy0[j] = -(int64_t(1) << 40);
-      ix0[j] = 0;
-    }
-  }
-  const size_t taps = s.kernel_h * s.kernel_w;
-  const uint64_t h = s.in_h, w = s.in_w;
+                 float* packed) {
+  const size_t width = (cols + NR - 1) / NR * NR;
+  const size_t plane = s.in_h * s.in_w, taps = s.kernel_h * s.kernel_w;
   for (size_t p = 0; p < k; ++p) {
     const size_t ic = p / taps, ky = p % taps / s.kernel_w, kx = p % s.kernel_w;
     const float* src = image + ic * plane;
-    const int64_t dy = int64_t(ky * s.dilation_h), dx = int64_t(kx * s.dilation_w);
-    float* row = packed + gemm_packed_index(k, width, p, 0, nr);
+    const int64_t dy = int64_t(ky * s.dilation_h) - int64_t(s.pad_h);
+    const int64_t dx = int64_t(kx * s.dilation_w) - int64_t(s.pad_w);
+    size_t lo, hi;
+    valid_columns(s, dx, &lo, &hi);
     const size_t kc = std::min<size_t>(256, k - p / 256 * 256);
-    for (size_t j0 = 0; j0 < width; j0 += nr) {
-      float* dst = row + j0 * kc;
-      for (size_t q = 0; q < nr; ++q) {
-        const int64_t iy = iy0[j0 + q] + dy, ix = ix0[j0 + q] + dx;
-        dst[q] = uint64_t(iy) < h && uint64_t(ix) < w ? src[iy * int64_t(w) + ix] : 0.0f;
+    float* row = packed + gemm_packed_index(k, width, p, 0, NR);
+    const size_t panel_stride = NR * kc;
+    auto put = [&](size_t j, float v) { row[j / NR * panel_stride + j % NR] = v; };
+    size_t j = 0, oy = q0 / s.out_w, ox = q0 % s.out_w;
+    while (j < cols) {
+      const size_t seg = std::min(s.out_w - ox, cols - j);
+      const int64_t iy = int64_t(oy * s.stride_h) + dy;
+      if (iy < 0 || iy >= int64_t(s.in_h)) {
+        for (size_t t = 0; t < seg; ++t) put(j + t, 0.0f);
+      } else {
+        const float* in_row = src + iy * int64_t(s.in_w) + dx;  // indexed by ox * stride
+        const size_t a = std::max(ox, lo), b = std::max(a, std::min(ox + seg, hi));
+        size_t t = ox;
+        for (; t < a; ++t) put(j + t - ox, 0.0f);
+        if (s.stride_w == 1) {
+          for (; t < b; ++t) put(j + t - ox, in_row[t]);
+        } else {
+          for (; t < b; ++t) put(j + t - ox, in_row[t * s.stride_w]);
+        }
+        for (; t < ox + seg; ++t) put(j + t - ox, 0.0f);
       }
+      j += seg;
+      ++oy;
+      ox = 0;
     }
+    for (; j < width; ++j) put(j, 0.0f);
+  }
+}
+
+void im2col_pack_any(const Conv2dShape& s, const float* image, size_t k, size_t q0, size_t cols,
+                     float* packed, size_t nr) {
+  switch (nr) {
+    case 8: return im2col_pack<8>(s, image, k, q0, cols, packed);
+    case 16: return im2col_pack<16>(s, image, k, q0, cols, packed);
+    default: return im2col_pack<32>(s, image, k, q0, cols, packed);
   }
 }
 
@@ -129,7 +138,7 @@ void run_worker(const ConvRun& c, size_t w) {
     const size_t q0 = pb * p.block, cols = std::min(p.block, p.pixels - q0);
     if (have != outer) {
       const float* image = c.in + (n * s.in_c + g * icg) * s.in_h * s.in_w;
-      im2col_pack(s, image, p.k, q0, cols, packed, c.nr);
+      im2col_pack_any(s, image, p.k, q0, cols, packed, c.nr);
       have = outer;
     }
     const size_t oc0 = g * ocg + cb * p.channel_rows;

@@ -314,24 +314,6 @@ GemmKernel gemm_kernel(Isa isa, bool packed) {
   return {packed ? gemm_packed_baseline : gemm_baseline, 4};
 }
 
-// b(p, q) reads element (p, q) of the k x n matrix B.
-template <typename Read>
-void pack_panels(size_t k, size_t n, float* packed, Isa isa, Read b) {
-  const size_t nr = gemm_panel_width(isa);
-  const size_t width = (n + nr - 1) / nr * nr;
-  for (size_t k0 = 0; k0 < k; k0 += kKc) {
-    const size_t kc = std::min(kKc, k - k0);
-    for (size_t j = 0; j < n; j += nr) {
-      float* panel = packed + k0 * width + j * kc;
-      const size_t cols = std::min(nr, n - j);
-      for (size_t p = 0; p < kc; ++p) {
-        for (size_t q = 0; q < cols; ++q) panel[p * nr + q] = b(k0 + p, j + q);
-        for (size_t q = cols; q < nr; ++q) panel[p * nr + q] = 0.0f;
-      }
-    }
-  }
-}
-
 }  // namespace
 
 size_t gemm_panel_width(Isa isa) {
@@ -349,7 +331,25 @@ size_t gemm_packed_b_floats(size_t k, size_t n, Isa isa) {
 }
 
 void pack_gemm_b(size_t k, size_t n, const float* b, size_t ldb, float* packed, Isa isa) {
-  pack_panels(k, n, packed, isa, [&](size_t p, size_t q) { return b[p * ldb + q]; });
+  const size_t nr = gemm_panel_width(isa);
+  const size_t panels = (n + nr - 1) / nr, width = panels * nr;
+  // One task per chunk of k and panel; each copies kc rows of nr floats.
+  const size_t chunks = (k + kKc - 1) / kKc;
+  auto task = [&](size_t t) {
+    const size_t k0 = t / panels * kKc, j = t % panels * nr;
+    const size_t kc = std::min(kKc, k - k0), cols = std::min(nr, n - j);
+    float* panel = packed + k0 * width + j * kc;
+    for (size_t p = 0; p < kc; ++p) {
+      const float* row = b + (k0 + p) * ldb + j;
+      for (size_t q = 0; q < cols; ++q) panel[p * nr + q] = row[q];
+      for (size_t q = cols; q < nr; ++q) panel[p * nr + q] = 0.0f;
+    }
+  };
+  if (k * n < kInlineMacs) {
+    for (size_t t = 0; t < chunks * panels; ++t) task(t);
+    return;
+  }
+  parallel_for(chunks * panels, [&task](size_t t) { task(t); });
 }
 
 void pack_gemm_bt(size_t k, size_t n, const float* bt, size_t ldbt, float* packed, Isa isa) {
@@ -409,6 +409,30 @@ void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size
     if (epilogue) ep = tile_epilogue(*epilogue, r0, c0);
     gemm_f32_packed(std::min(rows, m - r0), std::min(cols, n - c0), k, a + r0 * lda, lda,
                     packed_b, n, c0, c + r0 * ldc + c0, ldc, isa, epilogue ? &ep : nullptr);
+  });
+}
+
+void gemm_f32(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b,
+              size_t ldb, float* c, size_t ldc, Isa isa) {
+  if (m == 0 || n == 0) return;
+  const GemmKernel kernel = gemm_kernel(isa, false);
+  const size_t threads = num_threads(), nr = gemm_panel_width(isa);
+  auto block = [&](size_t r0, size_t rows, size_t c0, size_t cols) {
+    const GemmBlock g{rows, cols, k, a + r0 * lda, b + c0, c + r0 * ldc + c0,
+                      lda, ldb, ldc, nullptr, 0};
+    kernel.fn(g);
+  };
+  if (threads <= 1 || m * n * k < kInlineMacs) return block(0, m, 0, n);
+  const size_t want = 4 * threads;
+  const size_t row_tiles = (m + kernel.mr - 1) / kernel.mr, col_panels = (n + nr - 1) / nr;
+  const size_t row_blocks = std::min(want, row_tiles);
+  const size_t col_blocks = std::min((want + row_blocks - 1) / row_blocks, col_panels);
+  const size_t rows = (row_tiles + row_blocks - 1) / row_blocks * kernel.mr;
+  const size_t cols = (col_panels + col_blocks - 1) / col_blocks * nr;
+  const size_t rb = (m + rows - 1) / rows, cb = (n + cols - 1) / cols;
+  parallel_for(rb * cb, [&](size_t t) {
+    const size_t r0 = t / cb * rows, c0 = t % cb * cols;
+    block(r0, std::min(rows, m - r0), c0, std::min(cols, n - c0));
   });
 }
 

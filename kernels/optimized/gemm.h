@@ -59,6 +59,12 @@ void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size
                               const float* packed_b, float* c, size_t ldc, Isa isa,
                               const GemmEpilogue* epilogue = nullptr);
 
+// c[m x n] = a[m x k] x b[k x n] with leading dims, B read in place (no
+// packing, so no memory needed), spread over the pool by row blocks, or
+// column ranges when the rows are few.
+void gemm_f32(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b,
+              size_t ldb, float* c, size_t ldc, Isa isa = best_isa());
+
 // out[i] = a[i] x b[i] for each of `batch` products, [m x k] x [k x n],
 // contiguous; a_stride / b_stride are the element distance between
 // consecutive batch items (0 broadcasts one matrix). B is read in place

@@ -6,6 +6,12 @@
 // with stride, zero padding, dilation, groups and (transposed)
 // output_padding; Float or Double, contiguous.
 //
+// Float, not transposed, runs the optimized library (kernels/optimized/
+// conv.h): NCHW GEMM over im2col packed in place, or the depthwise kernel;
+// its transposed form multiplies on the optimized GEMM (util/matmul.h).
+// The reference form below runs Double, and Float when temp memory is
+// missing for the im2col blocks:
+//
 // Formulation (util/conv_gemm.h): im2col of a tile of output pixels into
 // temp memory, then the blocked GEMM weight[oc, ic*kh*kw] x col, split
 // across the thread pool; 1x1 stride-1 unpadded convolutions multiply the
@@ -14,6 +20,9 @@
 // channels. Depthwise convolution (one input channel per group) and the
 // no-temp-memory fallback use a direct per-plane kernel (a shifted-row
 // axpy that vectorizes), parallel over planes.
+#include <type_traits>
+
+#include "kernels/optimized/conv.h"
 #include "kernels/portable/util/conv_gemm.h"
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/shape_util.h"
@@ -46,11 +55,57 @@ bool list_value(KernelArgs& a, Span<int64_t> list, size_t spatial, size_t i,
   return true;
 }
 
+opt::Conv2dShape opt_shape(const ConvGeometry& g) {
+  opt::Conv2dShape s;
+  s.batch = size_t(g.batch), s.in_c = size_t(g.in_channels), s.out_c = size_t(g.out_channels);
+  s.groups = size_t(g.groups);
+  s.in_h = size_t(g.in_h), s.in_w = size_t(g.in_w), s.out_h = size_t(g.out_h);
+  s.out_w = size_t(g.out_w), s.kernel_h = size_t(g.kernel_h), s.kernel_w = size_t(g.kernel_w);
+  s.stride_h = size_t(g.stride_h), s.stride_w = size_t(g.stride_w);
+  s.pad_h = size_t(g.pad_h), s.pad_w = size_t(g.pad_w);
+  s.dilation_h = size_t(g.dilation_h), s.dilation_w = size_t(g.dilation_w);
+  return s;
+}
+
+// Float, not transposed: the optimized library (kernels/optimized/conv.h).
+// Each thread takes its workspace (an im2col block, or a padded plane for
+// depthwise) from temp memory; one thread's if that is short. False when even
+// that is missing (the caller then runs the reference form).
+bool run_convolution_f32(KernelContext& ctx, const ConvGeometry& g, const float* in,
+                         const float* weight, const float* bias, float* out) {
+  const opt::Conv2dShape s = opt_shape(g);
+  const bool depthwise = g.in_channels == g.groups;
+  auto floats = [&](size_t workers) {
+    return depthwise ? opt::conv2d_depthwise_workspace_floats(s, workers)
+                     : opt::conv2d_nchw_workspace_floats(s, workers);
+  };
+  size_t workers = num_threads();
+  float* ws = static_cast<float*>(ctx.allocate_temp(floats(workers) * sizeof(float), 64));
+  if (ws == nullptr && workers > 1) {
+    workers = 1;
+    ws = static_cast<float*>(ctx.allocate_temp(floats(1) * sizeof(float), 64));
+  }
+  if (ws == nullptr) {
+    return false;
+  }
+  if (depthwise) {
+    opt::conv2d_depthwise_nchw_f32(s, in, weight, bias, out, ws, workers);
+  } else {
+    opt::conv2d_nchw_f32(s, in, weight, bias, out, ws, workers);
+  }
+  return true;
+}
+
 // False when transposed convolution finds no temp memory (it has no
 // scratch-free fallback).
 template <typename T>
 bool run_convolution(KernelContext& ctx, const ConvGeometry& g, const T* in,
                      const T* weight, const T* bias, T* out) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (!g.transposed && run_convolution_f32(ctx, g, in, weight, bias, out)) {
+      return true;
+    }
+  }
   if (g.transposed) {
     const int64_t icg = g.in_channels / g.groups;
     const int64_t rows = g.out_channels / g.groups * g.kernel_h * g.kernel_w;

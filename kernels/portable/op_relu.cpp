@@ -1,6 +1,9 @@
 // aten::relu.out(Tensor self, *, Tensor(a!) out)
 // out = max(self, 0); NaN stays NaN. out must have self's dtype; Bool is
 // refused like in PyTorch.
+#include <cmath>
+
+#include "kernels/optimized/elementwise.h"
 #include "kernels/portable/util/arithmetic.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -25,6 +28,12 @@ void relu_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   ElementwisePlan plan;
   if (!unary_out_prologue(a, self, out, self.scalar_type(), &plan)) {
+    return;
+  }
+  if (self.scalar_type() == ScalarType::Float && self.is_contiguous() &&
+      out.is_contiguous() && self.numel() == out.numel()) {
+    opt::clamp_f32(size_t(self.numel()), self.const_data_ptr<float>(),
+                   out.mutable_data_ptr<float>(), 0.0f, INFINITY);
     return;
   }
   visit_compute_dtype(compute_type_for(self.scalar_type()), [&](auto tag) {

@@ -11,7 +11,7 @@ namespace {
 
 void sigmoid_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   float_unary_kernel(ctx, args, "aten::sigmoid.out",
-                     [](auto x) { return decltype(x)(1) / (decltype(x)(1) + std::exp(-x)); });
+                     [](auto x) { return decltype(x)(1) / (decltype(x)(1) + std::exp(-x)); }, opt::sigmoid_f32);
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "kernels/optimized/transpose.h"
 #include "kernels/portable/util/convert.h"
 #include "kernels/portable/util/elementwise.h"
 
@@ -37,8 +38,50 @@ bool copy_broadcast(KernelArgs& args, Tensor src, Tensor out) {
   return true;
 }
 
+// When the view is a permutation of a dense source of out's dtype and out
+// is contiguous: the optimized library's transpose (tiled, threaded).
+// False when the view is anything else (broadcast, gaps, overlap).
+bool copy_as_transpose(const void* src_data, ScalarType src_type, const int64_t* src_strides,
+                       Tensor out) {
+  if (src_type != out.scalar_type() || !out.is_contiguous() || out.numel() < 2) {
+    return false;
+  }
+  // The dims that are not 1, in out's order, then sorted by source stride
+  // (outermost first): that order is the source's own dim order.
+  size_t n = 0, order[kMaxTensorDim];
+  for (size_t d = 0; d < out.dim(); ++d) {
+    if (out.sizes()[d] != 1) order[n++] = d;
+  }
+  size_t sorted[kMaxTensorDim];
+  for (size_t i = 0; i < n; ++i) sorted[i] = order[i];
+  for (size_t i = 1; i < n; ++i) {  // insertion sort, stride descending
+    for (size_t j = i; j > 0 && src_strides[sorted[j - 1]] < src_strides[sorted[j]]; --j) {
+      const size_t t = sorted[j];
+      sorted[j] = sorted[j - 1];
+      sorted[j - 1] = t;
+    }
+  }
+  size_t in_dims[kMaxTensorDim], perm[kMaxTensorDim];
+  int64_t dense = 1;
+  for (size_t i = n; i-- > 0;) {
+    if (src_strides[sorted[i]] != dense) return false;
+    in_dims[i] = size_t(out.sizes()[sorted[i]]);
+    dense *= out.sizes()[sorted[i]];
+  }
+  for (size_t i = 0; i < n; ++i) {  // out dim i reads source dim perm[i]
+    for (size_t j = 0; j < n; ++j) {
+      if (sorted[j] == order[i]) perm[i] = j;
+    }
+  }
+  opt::transpose(out.element_size(), n, in_dims, perm, src_data, out.mutable_data_ptr());
+  return true;
+}
+
 void copy_strided_view(const void* src_data, ScalarType src_type,
                        const int64_t* src_strides, Tensor out) {
+  if (copy_as_transpose(src_data, src_type, src_strides, out)) {
+    return;
+  }
   int64_t strides[1][kMaxTensorDim];
   for (size_t d = 0; d < out.dim(); ++d) {
     strides[0][d] = src_strides[d];

@@ -4,8 +4,60 @@
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/matmul.h"
 #include "kernels/portable/util/shape_util.h"
+#include "kernels/optimized/gemm.h"
 
 namespace ember {
+namespace {
+
+// Products with at most this many rows read B in place (a matrix-vector
+// product, or nearly): packing B would cost as much as using it.
+constexpr int64_t kInPlaceRows = 8;
+
+// c[i] = a[i] @ b[i] in float on the optimized library: one product packs
+// B into temp memory (in place when rows are few or temp memory is
+// short); a batch reads each B in place, spread over batch and rows.
+void product_f32(KernelContext& ctx, int64_t batch, int64_t m, int64_t n, int64_t k,
+                 const float* a, const float* b, float* c) {
+  const opt::Isa isa = opt::best_isa();
+  if (batch == 1 && m > kInPlaceRows) {
+    const size_t floats = opt::gemm_packed_b_floats(size_t(k), size_t(n), isa);
+    float* packed = static_cast<float*>(ctx.allocate_temp(floats * sizeof(float), 64));
+    if (packed != nullptr) {
+      opt::pack_gemm_b(size_t(k), size_t(n), b, size_t(n), packed, isa);
+      opt::gemm_f32_packed_parallel(size_t(m), size_t(n), size_t(k), a, size_t(k), packed, c,
+                                    size_t(n), isa);
+      return;
+    }
+  }
+  opt::bmm_f32(size_t(batch), size_t(m), size_t(n), size_t(k), a, size_t(m * k), b,
+               size_t(k * n), c, isa);
+}
+
+// c = beta * c + alpha * (a @ b), float. With beta != 0 the product goes
+// to temp memory first; false when there is none (the caller then uses
+// the reference GEMM).
+bool matmul_f32(KernelContext& ctx, int64_t batch, int64_t m, int64_t n, int64_t k,
+                float alpha, const float* a, const float* b, float beta, float* c) {
+  float* product = c;
+  if (beta != 0.0f) {
+    product = static_cast<float*>(ctx.allocate_temp(size_t(batch * m * n) * sizeof(float)));
+    if (product == nullptr) {
+      return false;
+    }
+  }
+  product_f32(ctx, batch, m, n, k, a, b, product);
+  const int64_t total = batch * m * n;
+  if (beta == 0.0f) {
+    if (alpha != 1.0f) {
+      for (int64_t i = 0; i < total; ++i) c[i] = alpha * c[i];
+    }
+    return true;
+  }
+  for (int64_t i = 0; i < total; ++i) c[i] = beta * c[i] + alpha * product[i];
+  return true;
+}
+
+}  // namespace
 
 bool check_matmul_operands(KernelArgs& args, const Tensor* tensors,
                            const char* const* names, size_t count,
@@ -39,6 +91,11 @@ bool check_matmul_operands(KernelArgs& args, const Tensor* tensors,
 bool run_matmul(KernelArgs& args, KernelContext& ctx, ScalarType type,
                 int64_t batch, int64_t m, int64_t n, int64_t k, double alpha,
                 const void* a, const void* b, double beta, void* c) {
+  if (type == ScalarType::Float &&
+      matmul_f32(ctx, batch, m, n, k, float(alpha), static_cast<const float*>(a),
+                 static_cast<const float*>(b), float(beta), static_cast<float*>(c))) {
+    return true;
+  }
   if (type == ScalarType::Float || type == ScalarType::Double) {
     visit_float_dtype(type, [&](auto tag) {
       using T = typename decltype(tag)::type;
@@ -71,7 +128,9 @@ bool run_matmul(KernelArgs& args, KernelContext& ctx, ScalarType type,
     if (beta != 0.0) {
       (void)convert_elements(ci, type, 1, fc, ScalarType::Float, 1, m * n);
     }
-    gemm_parallel<float>(m, n, k, float(alpha), fa, k, fb, n, float(beta), fc, n);
+    if (!matmul_f32(ctx, 1, m, n, k, float(alpha), fa, fb, float(beta), fc)) {
+      gemm_parallel<float>(m, n, k, float(alpha), fa, k, fb, n, float(beta), fc, n);
+    }
     (void)convert_elements(fc, ScalarType::Float, 1, ci, type, 1, m * n);
   }
   return true;

@@ -13,8 +13,11 @@ bool check_matmul_operands(KernelArgs& args, const Tensor* tensors,
                            const char* const* names, size_t count, size_t dim);
 
 // c[i] = beta * c[i] + alpha * a[i] @ b[i] for i < batch, with a [m, k],
-// b [k, n] and c [m, n] contiguous and of dtype `type`. Float and Double
-// run the blocked GEMM directly, split across the thread pool; Half and
+// b [k, n] and c [m, n] contiguous and of dtype `type`. Float runs the
+// optimized library's GEMM (kernels/optimized/gemm.h), B packed in temp
+// memory when there is room; Double, and Float when beta != 0 finds no
+// temp memory for the product, run the reference blocked GEMM
+// (util/matmul.h), split across the thread pool; Half and
 // BFloat16 are widened to float in temp memory, multiplied with float
 // accumulation and rounded once. beta == 0 ignores c's contents. Returns
 // false after failing the kernel when temp memory runs out.

@@ -5,6 +5,10 @@
 // positions go in stack blocks, so every loop is unit-stride.
 #pragma once
 
+#include <type_traits>
+
+#include "kernels/optimized/vmath.h"
+
 #include <cmath>
 #include <cstdint>
 
@@ -15,6 +19,12 @@ namespace ember {
 
 template <typename T, bool kLog>
 void softmax_slices(const DimSplit& s, const T* in, T* out) {
+  if constexpr (std::is_same_v<T, float>) {
+    // Float: the optimized library's vector softmax (kernels/optimized/
+    // vmath.h); the loops below are the reference for the other dtypes.
+    opt::softmax_f32(size_t(s.outer), size_t(s.size), size_t(s.inner), in, out, kLog);
+    return;
+  }
   using C = OpMath<T>;
   constexpr int64_t kBlock = 64;
   C mx[kBlock], sum[kBlock];

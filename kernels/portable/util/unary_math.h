@@ -27,6 +27,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "kernels/optimized/vmath.h"
 #include "kernels/portable/util/arithmetic.h"
 #include "kernels/portable/util/math_util.h"
 #include "kernels/portable/util/shape_util.h"
@@ -40,10 +41,29 @@ inline ScalarType float_result_type(ScalarType in) {
   return is_floating_type(in) ? in : ScalarType::Float;
 }
 
+// A vectorized Float kernel of the optimized library (kernels/optimized/
+// vmath.h) that float_unary_run uses instead of `op` when self and out
+// are both Float and dense; null: none.
+using FloatVectorFn = void (*)(size_t n, const float* in, float* out, opt::Isa isa);
+
 template <typename Op>
-void float_unary_run(KernelArgs& args, Tensor self, Tensor out, Op op) {
+void float_unary_run(KernelArgs& args, Tensor self, Tensor out, Op op,
+                     FloatVectorFn fast = nullptr) {
   if (!check_supported_dtype(args, self, "self")) {
     return;
+  }
+  if (fast != nullptr && self.scalar_type() == ScalarType::Float &&
+      out.scalar_type() == ScalarType::Float && self.is_contiguous() && out.is_contiguous()) {
+    ElementwisePlan plan;
+    if (unary_out_prologue(args, self, out, ScalarType::Float, &plan) &&
+        out.numel() == self.numel()) {
+      fast(size_t(self.numel()), self.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
+           opt::best_isa());
+      return;
+    }
+    if (!args.ok()) {
+      return;
+    }
   }
   const ScalarType result = float_result_type(self.scalar_type());
   if (!is_floating_type(out.scalar_type())) {
@@ -64,13 +84,13 @@ void float_unary_run(KernelArgs& args, Tensor self, Tensor out, Op op) {
 
 template <typename Op>
 void float_unary_kernel(KernelContext& ctx, Span<EValue*> args,
-                        const char* name, Op op) {
+                        const char* name, Op op, FloatVectorFn fast = nullptr) {
   KernelArgs a(ctx, args, name, 3);
   const Tensor self = a.tensor(0), out = a.tensor(1);
   if (!a.ok()) {
     return;
   }
-  float_unary_run(a, self, out, op);
+  float_unary_run(a, self, out, op, fast);
 }
 
 template <bool kAllowBool, typename Op>
