@@ -4,18 +4,11 @@
 #include <cstdint>
 
 #include "backends/xnnpack/xnn_node_check.h"
+#include "kernels/optimized/requantize.h"
 #include "runtime/platform/threadpool.h"
 
 namespace ember::xnnpack {
 namespace {
-
-// The int8 value nearest to `v` in (scale, zp), clamped to [-128, 127];
-// `fallback` when v is infinite (an unbounded clamp).
-int32_t quantize_bound(float v, float scale, int32_t zp, int32_t fallback) {
-  if (!std::isfinite(v)) return fallback;
-  const float q = std::nearbyint(v / scale) + float(zp);
-  return q < -128.0f ? -128 : q > 127.0f ? 127 : int32_t(q);
-}
 
 constexpr size_t kBlock = 64;  // channels per task, summed in a stack array
 
@@ -37,11 +30,7 @@ void pool_block(const PoolArgs& c, size_t task) {
   for (size_t p = 0; p < c.pixels; ++p, x += c.channels) {
     for (size_t j = 0; j < width; ++j) acc[j] += x[j];
   }
-  int8_t* y = c.y + n * c.channels + c0;
-  for (size_t j = 0; j < width; ++j) {
-    const int32_t q = int32_t(std::nearbyint(float(acc[j]) * c.scale + c.zo));
-    y[j] = int8_t(q < c.qmin ? c.qmin : q > c.qmax ? c.qmax : q);
-  }
+  opt::requantize_i32_i8(width, acc, c.scale, c.zo, c.qmin, c.qmax, c.y + n * c.channels + c0);
 }
 
 }  // namespace
@@ -73,8 +62,8 @@ void run_global_avg_pool_qs8(const Graph& g, const Node& node, void* const* ptrs
   c.scale = in.scale / out.scale;
   c.scale *= 1.0f / float(c.pixels);
   c.zo = float(out.zero_point);
-  c.qmin = quantize_bound(node.output_min, out.scale, out.zero_point, -128);
-  c.qmax = quantize_bound(node.output_max, out.scale, out.zero_point, 127);
+  c.qmin = opt::quantize_limit_i8(node.output_min, out.scale, out.zero_point, -128);
+  c.qmax = opt::quantize_limit_i8(node.output_max, out.scale, out.zero_point, 127);
   parallel_for(in.dims[0] * c.blocks, [&c](size_t task) { pool_block(c, task); });
 }
 

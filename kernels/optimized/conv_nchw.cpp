@@ -77,30 +77,45 @@ void im2col_pack(const Conv2dShape& s, const float* image, size_t k, size_t q0, 
     const size_t kc = std::min<size_t>(256, k - p / 256 * 256);
     float* row = packed + gemm_packed_index(k, width, p, 0, NR);
     const size_t panel_stride = NR * kc;
-    auto put = [&](size_t j, float v) { row[j / NR * panel_stride + j % NR] = v; };
+    // Pixel j of the block lives at row[j / NR * panel_stride + j % NR]:
+    // runs of up to NR consecutive pixels are contiguous.
+    auto fill = [&](size_t j, size_t count, const float* src, size_t stride) {
+      while (count > 0) {
+        const size_t q = j % NR, c = std::min(NR - q, count);
+        float* d = row + j / NR * panel_stride + q;
+        if (src == nullptr) {
+          for (size_t i = 0; i < c; ++i) d[i] = 0.0f;
+        } else if (stride == 1) {
+          for (size_t i = 0; i < c; ++i) d[i] = src[i];
+          src += c;
+        } else {
+          for (size_t i = 0; i < c; ++i) d[i] = src[i * stride];
+          src += c * stride;
+        }
+        j += c;
+        count -= c;
+      }
+    };
     size_t j = 0, oy = q0 / s.out_w, ox = q0 % s.out_w;
     while (j < cols) {
       const size_t seg = std::min(s.out_w - ox, cols - j);
       const int64_t iy = int64_t(oy * s.stride_h) + dy;
       if (iy < 0 || iy >= int64_t(s.in_h)) {
-        for (size_t t = 0; t < seg; ++t) put(j + t, 0.0f);
+        fill(j, seg, nullptr, 0);
       } else {
-        const float* in_row = src + iy * int64_t(s.in_w) + dx;  // indexed by ox * stride
-        const size_t a = std::max(ox, lo), b = std::max(a, std::min(ox + seg, hi));
-        size_t t = ox;
-        for (; t < a; ++t) put(j + t - ox, 0.0f);
-        if (s.stride_w == 1) {
-          for (; t < b; ++t) put(j + t - ox, in_row[t]);
-        } else {
-          for (; t < b; ++t) put(j + t - ox, in_row[t * s.stride_w]);
-        }
-        for (; t < ox + seg; ++t) put(j + t - ox, 0.0f);
+        // in_row[ox * stride] is output column ox's input (dx applied).
+        const float* in_row = src + iy * int64_t(s.in_w) + dx;
+        const size_t a = std::min(std::max(ox, lo), ox + seg);
+        const size_t b = std::max(a, std::min(ox + seg, hi));
+        fill(j, a - ox, nullptr, 0);
+        fill(j + a - ox, b - a, in_row + a * s.stride_w, s.stride_w);
+        fill(j + b - ox, ox + seg - b, nullptr, 0);
       }
       j += seg;
       ++oy;
       ox = 0;
     }
-    for (; j < width; ++j) put(j, 0.0f);
+    fill(j, width - j, nullptr, 0);
   }
 }
 
