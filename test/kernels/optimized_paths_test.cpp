@@ -4,7 +4,7 @@
 // habit 9 asks of each optimized path. Shapes are chosen to reach each
 // fast path (depthwise, grouped, pointwise, strided, dilated and 1-D
 // convolution; packed and in-place GEMM; dense permutes; softmax over the
-// last and a middle dim).
+// last and a middle dim; layer norm with and without its affine part).
 #include <random>
 
 #include "runtime/platform/threadpool.h"
@@ -230,6 +230,27 @@ TEST(OptimizedPaths, BatchNormMatchesDouble) {
     *got = to_doubles(*out);
     return e;
   });
+}
+
+TEST(OptimizedPaths, LayerNormMatchesDouble) {
+  const auto x = random_values(4 * 7 * 384, 16, -3, 3);
+  const auto w = random_values(384, 17), b = random_values(384, 18);
+  for (bool affine : {true, false}) {
+    differential("layer_norm", 1e-5, 1e-5, [&](ScalarType t, std::vector<double>* got) {
+      auto in = from_doubles(t, {4, 7, 384}, x);
+      auto wt = from_doubles(t, {384}, w), bias = from_doubles(t, {384}, b);
+      auto out = empty(t, {4, 7, 384}), mean = empty(t, {4, 7, 1}), rstd = empty(t, {4, 7, 1});
+      const Error e = call_kernel(
+          "aten::native_layer_norm.out",
+          {*in, Arg::ints({384}), affine ? Arg(*wt) : Arg::none(),
+           affine ? Arg(*bias) : Arg::none(), 1e-5, *out, *mean, *rstd, *out, *mean, *rstd});
+      *got = to_doubles(*out);
+      const auto m = to_doubles(*mean), r = to_doubles(*rstd);
+      got->insert(got->end(), m.begin(), m.end());
+      got->insert(got->end(), r.begin(), r.end());
+      return e;
+    });
+  }
 }
 
 }  // namespace
