@@ -44,7 +44,8 @@ void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
 // groups == in_c and out_c a multiple of in_c (channel multiplier
 // out_c / in_c). Each worker copies the plane it reads into its part of
 // `workspace` with a zero border, so the inner loop has no bounds checks.
-size_t conv2d_depthwise_workspace_floats(const Conv2dShape& s, size_t workers);
+size_t conv2d_depthwise_workspace_floats(const Conv2dShape& s, size_t workers,
+                                         Isa isa = best_isa());
 void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
                                const float* bias, float* out, float* workspace, size_t workers,
                                Isa isa = best_isa());

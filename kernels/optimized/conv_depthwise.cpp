@@ -12,9 +12,8 @@
 namespace ember::opt {
 namespace {
 
-// Zero columns right of each padded row: the widest vector load (two
-// AVX-512 vectors at stride 2) past the last output column.
-constexpr size_t kSlack = 32;
+// Floats per vector of each ISA's instantiation.
+size_t lanes(Isa isa) { return isa == Isa::kAvx512 ? 16 : isa == Isa::kAvx2 ? 8 : 4; }
 
 // The even lanes of the concatenation a:b.
 #if defined(__has_builtin)
@@ -53,13 +52,18 @@ EMBER_OPT_INLINE void load_input(const float* p, size_t stride, V& out) {
 
 // The plane copied into `pad` with its zero border: pad_h rows above and
 // below, pad_w columns left, and on the right enough zeros that every
-// vector load of an output row stays inside the row (padded_width()).
-size_t padded_width(const Conv2dShape& s) {
-  return s.in_w + 2 * s.pad_w + kSlack;
+// vector load of an output row (w lanes) stays inside the row.
+size_t padded_width(const Conv2dShape& s, size_t w) {
+  // The last vector of a row starts at output column round_down(out_w - 1,
+  // w) and reads (at stride 2, two vectors) up to here:
+  const size_t last_ox = (s.out_w - 1) / w * w;
+  const size_t reach = last_ox * s.stride_w + (s.kernel_w - 1) * s.dilation_w +
+                       (s.stride_w == 2 ? 2 * w : s.stride_w == 1 ? w : 1);
+  return std::max(s.in_w + 2 * s.pad_w, reach);
 }
 
-void pad_plane(const Conv2dShape& s, const float* ip, float* pad) {
-  const size_t pw = padded_width(s), ph = s.in_h + 2 * s.pad_h;
+void pad_plane(const Conv2dShape& s, size_t pw, const float* ip, float* pad) {
+  const size_t ph = s.in_h + 2 * s.pad_h;
   std::fill(pad, pad + s.pad_h * pw, 0.0f);
   for (size_t y = 0; y < s.in_h; ++y) {
     float* row = pad + (y + s.pad_h) * pw;
@@ -76,7 +80,7 @@ template <typename V>
 EMBER_OPT_INLINE void depthwise_plane(const Conv2dShape& s, const float* pad, const float* w,
                                       float init, float* op) {
   constexpr size_t W = sizeof(V) / sizeof(float);
-  const size_t pw = padded_width(s);
+  const size_t pw = padded_width(s, W);
   for (size_t oy = 0; oy < s.out_h; ++oy) {
     float* orow = op + oy * s.out_w;
     const float* top = pad + oy * s.stride_h * pw;
@@ -101,10 +105,47 @@ EMBER_OPT_INLINE void depthwise_plane(const Conv2dShape& s, const float* pad, co
   }
 }
 
+// The common 3x3 window (dilation 1) at a compile-time stride: the nine
+// weights stay in registers. Same taps in the same order as
+// depthwise_plane, so the same sums.
+template <typename V, size_t S>
+EMBER_OPT_INLINE void depthwise_plane_3x3(const Conv2dShape& s, const float* pad,
+                                          const float* w, float init, float* op) {
+  constexpr size_t W = sizeof(V) / sizeof(float);
+  const size_t pw = padded_width(s, W);
+  V k[9];
+  for (size_t i = 0; i < 9; ++i) k[i] = V{} + w[i];
+  for (size_t oy = 0; oy < s.out_h; ++oy) {
+    float* orow = op + oy * s.out_w;
+    const float* r0 = pad + oy * S * pw;
+    const float* r1 = r0 + pw;
+    const float* r2 = r1 + pw;
+    for (size_t ox = 0; ox < s.out_w; ox += W) {
+      const size_t x = ox * S;
+      V acc = V{} + init, t;
+      load_input(r0 + x, S, t), acc += t * k[0];
+      load_input(r0 + x + 1, S, t), acc += t * k[1];
+      load_input(r0 + x + 2, S, t), acc += t * k[2];
+      load_input(r1 + x, S, t), acc += t * k[3];
+      load_input(r1 + x + 1, S, t), acc += t * k[4];
+      load_input(r1 + x + 2, S, t), acc += t * k[5];
+      load_input(r2 + x, S, t), acc += t * k[6];
+      load_input(r2 + x + 1, S, t), acc += t * k[7];
+      load_input(r2 + x + 2, S, t), acc += t * k[8];
+      if (ox + W <= s.out_w) {
+        store_vec(orow + ox, acc);
+      } else {
+        float part[W];
+        store_vec(part, acc);
+        std::copy(part, part + (s.out_w - ox), orow + ox);
+      }
+    }
+  }
+}
+
 // Planes with stride above 2: one output at a time from the padded plane.
-inline void depthwise_plane_scalar(const Conv2dShape& s, const float* pad, const float* w,
-                                   float init, float* op) {
-  const size_t pw = padded_width(s);
+inline void depthwise_plane_scalar(const Conv2dShape& s, size_t pw, const float* pad,
+                                   const float* w, float init, float* op) {
   for (size_t oy = 0; oy < s.out_h; ++oy) {
     for (size_t ox = 0; ox < s.out_w; ++ox) {
       float acc = init;
@@ -122,8 +163,12 @@ using PlaneFn = void (*)(const Conv2dShape&, const float*, const float*, float, 
 template <typename V>
 EMBER_OPT_INLINE void plane_any(const Conv2dShape& s, const float* pad, const float* w,
                                 float init, float* op) {
+  const bool k3 = s.kernel_h == 3 && s.kernel_w == 3 && s.dilation_h == 1 && s.dilation_w == 1 &&
+                  s.stride_h == s.stride_w;
+  if (k3 && s.stride_w == 1) return depthwise_plane_3x3<V, 1>(s, pad, w, init, op);
+  if (k3 && s.stride_w == 2) return depthwise_plane_3x3<V, 2>(s, pad, w, init, op);
   if (s.stride_w <= 2) return depthwise_plane<V>(s, pad, w, init, op);
-  depthwise_plane_scalar(s, pad, w, init, op);
+  depthwise_plane_scalar(s, padded_width(s, sizeof(V) / sizeof(float)), pad, w, init, op);
 }
 
 void plane_baseline(const Conv2dShape& s, const float* pad, const float* w, float init,
@@ -143,8 +188,8 @@ EMBER_OPT_TARGET_AVX512 void plane_avx512(const Conv2dShape& s, const float* pad
 
 }  // namespace
 
-size_t conv2d_depthwise_workspace_floats(const Conv2dShape& s, size_t workers) {
-  return std::max<size_t>(workers, 1) * (s.in_h + 2 * s.pad_h) * padded_width(s);
+size_t conv2d_depthwise_workspace_floats(const Conv2dShape& s, size_t workers, Isa isa) {
+  return std::max<size_t>(workers, 1) * (s.in_h + 2 * s.pad_h) * padded_width(s, lanes(isa));
 }
 
 void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
@@ -158,7 +203,8 @@ void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const floa
   (void)isa;
   const size_t planes = s.batch * s.out_c;
   const size_t taps = s.kernel_h * s.kernel_w, mult = s.out_c / s.in_c;
-  const size_t pad_floats = (s.in_h + 2 * s.pad_h) * padded_width(s);
+  const size_t pw = padded_width(s, lanes(isa));
+  const size_t pad_floats = (s.in_h + 2 * s.pad_h) * pw;
   // Worker w takes a contiguous range of planes; consecutive planes of a
   // channel multiplier share their input, padded once.
   auto worker = [&](size_t w, size_t count) {
@@ -167,7 +213,7 @@ void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const floa
     for (size_t t = planes * w / count; t < planes * (w + 1) / count; ++t) {
       const size_t n = t / s.out_c, oc = t % s.out_c;
       const size_t src = n * s.in_c + oc / mult;
-      if (src != have) pad_plane(s, in + src * s.in_h * s.in_w, pad), have = src;
+      if (src != have) pad_plane(s, pw, in + src * s.in_h * s.in_w, pad), have = src;
       plane(s, pad, weight + oc * taps, bias ? bias[oc] : 0.0f, out + t * s.out_h * s.out_w);
     }
   };

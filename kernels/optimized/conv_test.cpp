@@ -134,7 +134,7 @@ TEST(ConvDepthwise, MatchesDirectReference) {
       for (size_t threads : thread_counts()) {
         Threads pool(threads);
         std::vector<float> out(want.size(), NAN);
-        std::vector<float> ws(conv2d_depthwise_workspace_floats(s, threads));
+        std::vector<float> ws(conv2d_depthwise_workspace_floats(s, threads, isa));
         conv2d_depthwise_nchw_f32(s, in.data(), wt.data(), bias.data(), out.data(), ws.data(),
                                   threads, isa);
         SCOPED_TRACE(::testing::Message() << isa_name(isa) << " " << s.in_h << "x" << s.in_w

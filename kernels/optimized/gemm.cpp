@@ -12,8 +12,9 @@
 // the column panels (NR wide) follow one another, each kc rows of NR
 // floats, so one pass reads memory front to back. A right-edge panel no
 // wider than NV - 1 vectors runs the narrower tile (no multiply-adds on
-// the padding), and a shallow B that fits in L1 (k x n <= 8192 floats) is
-// swept whole by each row tile so the output is written front to back.
+// the padding), and a shallow B that fits in L2 (k <= 256, k x n <= 64K
+// floats) is swept whole by each row tile so the output is written front
+// to back.
 #include "kernels/optimized/gemm.h"
 
 #include <algorithm>
@@ -26,7 +27,10 @@ namespace {
 constexpr size_t kKc = 256;
 constexpr size_t kLineFloats = 16;  // 64-byte cache lines
 constexpr size_t kMcRows = 128;
-constexpr size_t kRowMajorFloats = 8192;  // 32 KiB: a B that stays in L1
+// A single-chunk B up to this size (256 KiB, within L2) is swept whole by
+// each row tile: the tile's A rows stay in L1 and each output row is
+// written front to back (NCHW convolution outputs have a row per channel).
+constexpr size_t kRowMajorFloats = size_t(64) << 10;
 
 // Rows [0, m) of one product: c[m x n] = a[m x k] * b[k x n].
 struct GemmBlock {
