@@ -18,6 +18,7 @@
 // the geometry (out_h/out_w follow from the rest, all sizes positive).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 
 #include "kernels/optimized/isa.h"
@@ -32,6 +33,16 @@ struct Conv2dShape {
   size_t groups = 1;
 };
 
+// What both convolutions apply to each output of channel c after the
+// bias: x = x * scale[c] + shift[c] (with scale; shift must be set too),
+// then clamp to [lo, hi]. This is an inference batch norm and a ReLU or
+// hardtanh following the convolution, fused.
+struct ConvEpilogue {
+  const float* scale = nullptr;
+  const float* shift = nullptr;
+  float lo = -INFINITY, hi = INFINITY;
+};
+
 // Floats of workspace conv2d_nchw_f32 needs for `workers` workers.
 size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa isa = best_isa());
 
@@ -39,7 +50,7 @@ size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa is
 // `workers` workers, each with its own part of `workspace`.
 void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
                      const float* bias, float* out, float* workspace, size_t workers,
-                     Isa isa = best_isa());
+                     Isa isa = best_isa(), const ConvEpilogue* epilogue = nullptr);
 
 // groups == in_c and out_c a multiple of in_c (channel multiplier
 // out_c / in_c). Each worker copies the plane it reads into its part of
@@ -48,6 +59,6 @@ size_t conv2d_depthwise_workspace_floats(const Conv2dShape& s, size_t workers,
                                          Isa isa = best_isa());
 void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
                                const float* bias, float* out, float* workspace, size_t workers,
-                               Isa isa = best_isa());
+                               Isa isa = best_isa(), const ConvEpilogue* epilogue = nullptr);
 
 }  // namespace ember::opt

@@ -5,12 +5,33 @@
 // larger strides take a scalar loop). Every output element is bias plus
 // its taps in (ky, kx) order, padding taps included as zeros.
 #include <algorithm>
+#include <cmath>
 
 #include "kernels/optimized/conv.h"
 #include "runtime/platform/threadpool.h"
 
 namespace ember::opt {
 namespace {
+
+// One output plane's bias and epilogue (conv.h's ConvEpilogue for its
+// channel): out = clamp((acc + bias) * scale + shift, lo, hi).
+struct PlaneTail {
+  float bias = 0.0f, scale = 1.0f, shift = 0.0f, lo = -INFINITY, hi = INFINITY;
+  bool affine = false;
+};
+
+template <typename V>
+EMBER_OPT_INLINE void finish(V& acc, const PlaneTail& t) {
+  if (t.affine) acc = acc * t.scale + t.shift;
+  acc = acc < t.lo ? V{} + t.lo : acc;
+  acc = acc > t.hi ? V{} + t.hi : acc;
+}
+
+inline float finish_scalar(float acc, const PlaneTail& t) {
+  if (t.affine) acc = acc * t.scale + t.shift;
+  acc = acc < t.lo ? t.lo : acc;
+  return acc > t.hi ? t.hi : acc;
+}
 
 // Floats per vector of each ISA's instantiation.
 size_t lanes(Isa isa) { return isa == Isa::kAvx512 ? 16 : isa == Isa::kAvx2 ? 8 : 4; }
@@ -78,14 +99,14 @@ void pad_plane(const Conv2dShape& s, size_t pw, const float* ip, float* pad) {
 // partial vector of a row is computed whole and stored in part.
 template <typename V>
 EMBER_OPT_INLINE void depthwise_plane(const Conv2dShape& s, const float* pad, const float* w,
-                                      float init, float* op) {
+                                      const PlaneTail& tail, float* op) {
   constexpr size_t W = sizeof(V) / sizeof(float);
   const size_t pw = padded_width(s, W);
   for (size_t oy = 0; oy < s.out_h; ++oy) {
     float* orow = op + oy * s.out_w;
     const float* top = pad + oy * s.stride_h * pw;
     for (size_t ox = 0; ox < s.out_w; ox += W) {
-      V acc = V{} + init;
+      V acc = V{} + tail.bias;
       for (size_t ky = 0; ky < s.kernel_h; ++ky) {
         const float* irow = top + ky * s.dilation_h * pw + ox * s.stride_w;
         for (size_t kx = 0; kx < s.kernel_w; ++kx) {
@@ -94,6 +115,7 @@ EMBER_OPT_INLINE void depthwise_plane(const Conv2dShape& s, const float* pad, co
           acc += x * w[ky * s.kernel_w + kx];
         }
       }
+      finish(acc, tail);
       if (ox + W <= s.out_w) {
         store_vec(orow + ox, acc);
       } else {
@@ -110,7 +132,7 @@ EMBER_OPT_INLINE void depthwise_plane(const Conv2dShape& s, const float* pad, co
 // depthwise_plane, so the same sums.
 template <typename V, size_t S>
 EMBER_OPT_INLINE void depthwise_plane_3x3(const Conv2dShape& s, const float* pad,
-                                          const float* w, float init, float* op) {
+                                          const float* w, const PlaneTail& tail, float* op) {
   constexpr size_t W = sizeof(V) / sizeof(float);
   const size_t pw = padded_width(s, W);
   V k[9];
@@ -122,7 +144,7 @@ EMBER_OPT_INLINE void depthwise_plane_3x3(const Conv2dShape& s, const float* pad
     const float* r2 = r1 + pw;
     for (size_t ox = 0; ox < s.out_w; ox += W) {
       const size_t x = ox * S;
-      V acc = V{} + init, t;
+      V acc = V{} + tail.bias, t;
       load_input(r0 + x, S, t), acc += t * k[0];
       load_input(r0 + x + 1, S, t), acc += t * k[1];
       load_input(r0 + x + 2, S, t), acc += t * k[2];
@@ -132,6 +154,7 @@ EMBER_OPT_INLINE void depthwise_plane_3x3(const Conv2dShape& s, const float* pad
       load_input(r2 + x, S, t), acc += t * k[6];
       load_input(r2 + x + 1, S, t), acc += t * k[7];
       load_input(r2 + x + 2, S, t), acc += t * k[8];
+      finish(acc, tail);
       if (ox + W <= s.out_w) {
         store_vec(orow + ox, acc);
       } else {
@@ -145,44 +168,45 @@ EMBER_OPT_INLINE void depthwise_plane_3x3(const Conv2dShape& s, const float* pad
 
 // Planes with stride above 2: one output at a time from the padded plane.
 inline void depthwise_plane_scalar(const Conv2dShape& s, size_t pw, const float* pad,
-                                   const float* w, float init, float* op) {
+                                   const float* w, const PlaneTail& tail, float* op) {
   for (size_t oy = 0; oy < s.out_h; ++oy) {
     for (size_t ox = 0; ox < s.out_w; ++ox) {
-      float acc = init;
+      float acc = tail.bias;
       for (size_t ky = 0; ky < s.kernel_h; ++ky) {
         const float* irow = pad + (oy * s.stride_h + ky * s.dilation_h) * pw + ox * s.stride_w;
         for (size_t kx = 0; kx < s.kernel_w; ++kx) acc += irow[kx * s.dilation_w] * w[ky * s.kernel_w + kx];
       }
-      op[oy * s.out_w + ox] = acc;
+      op[oy * s.out_w + ox] = finish_scalar(acc, tail);
     }
   }
 }
 
-using PlaneFn = void (*)(const Conv2dShape&, const float*, const float*, float, float*);
+using PlaneFn = void (*)(const Conv2dShape&, const float*, const float*, const PlaneTail&,
+                         float*);
 
 template <typename V>
 EMBER_OPT_INLINE void plane_any(const Conv2dShape& s, const float* pad, const float* w,
-                                float init, float* op) {
+                                const PlaneTail& tail, float* op) {
   const bool k3 = s.kernel_h == 3 && s.kernel_w == 3 && s.dilation_h == 1 && s.dilation_w == 1 &&
                   s.stride_h == s.stride_w;
-  if (k3 && s.stride_w == 1) return depthwise_plane_3x3<V, 1>(s, pad, w, init, op);
-  if (k3 && s.stride_w == 2) return depthwise_plane_3x3<V, 2>(s, pad, w, init, op);
-  if (s.stride_w <= 2) return depthwise_plane<V>(s, pad, w, init, op);
-  depthwise_plane_scalar(s, padded_width(s, sizeof(V) / sizeof(float)), pad, w, init, op);
+  if (k3 && s.stride_w == 1) return depthwise_plane_3x3<V, 1>(s, pad, w, tail, op);
+  if (k3 && s.stride_w == 2) return depthwise_plane_3x3<V, 2>(s, pad, w, tail, op);
+  if (s.stride_w <= 2) return depthwise_plane<V>(s, pad, w, tail, op);
+  depthwise_plane_scalar(s, padded_width(s, sizeof(V) / sizeof(float)), pad, w, tail, op);
 }
 
-void plane_baseline(const Conv2dShape& s, const float* pad, const float* w, float init,
-                    float* op) {
-  plane_any<VecF4>(s, pad, w, init, op);
+void plane_baseline(const Conv2dShape& s, const float* pad, const float* w,
+                    const PlaneTail& tail, float* op) {
+  plane_any<VecF4>(s, pad, w, tail, op);
 }
 #if EMBER_OPT_X86_DISPATCH
 EMBER_OPT_TARGET_AVX2 void plane_avx2(const Conv2dShape& s, const float* pad, const float* w,
-                                      float init, float* op) {
-  plane_any<VecF8>(s, pad, w, init, op);
+                                      const PlaneTail& tail, float* op) {
+  plane_any<VecF8>(s, pad, w, tail, op);
 }
 EMBER_OPT_TARGET_AVX512 void plane_avx512(const Conv2dShape& s, const float* pad,
-                                          const float* w, float init, float* op) {
-  plane_any<VecF16>(s, pad, w, init, op);
+                                          const float* w, const PlaneTail& tail, float* op) {
+  plane_any<VecF16>(s, pad, w, tail, op);
 }
 #endif
 
@@ -194,7 +218,7 @@ size_t conv2d_depthwise_workspace_floats(const Conv2dShape& s, size_t workers, I
 
 void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
                                const float* bias, float* out, float* workspace, size_t workers,
-                               Isa isa) {
+                               Isa isa, const ConvEpilogue* epilogue) {
   PlaneFn plane = plane_baseline;
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) plane = plane_avx512;
@@ -214,7 +238,15 @@ void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const floa
       const size_t n = t / s.out_c, oc = t % s.out_c;
       const size_t src = n * s.in_c + oc / mult;
       if (src != have) pad_plane(s, pw, in + src * s.in_h * s.in_w, pad), have = src;
-      plane(s, pad, weight + oc * taps, bias ? bias[oc] : 0.0f, out + t * s.out_h * s.out_w);
+      PlaneTail tail;
+      tail.bias = bias ? bias[oc] : 0.0f;
+      if (epilogue) {
+        tail.lo = epilogue->lo, tail.hi = epilogue->hi;
+        if (epilogue->scale) {
+          tail.affine = true, tail.scale = epilogue->scale[oc], tail.shift = epilogue->shift[oc];
+        }
+      }
+      plane(s, pad, weight + oc * taps, tail, out + t * s.out_h * s.out_w);
     }
   };
   workers = std::max<size_t>(1, std::min(workers, planes));

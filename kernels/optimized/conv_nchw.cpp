@@ -135,6 +135,7 @@ struct ConvRun {
   size_t nr, workers;
   const float *in, *weight, *bias;
   float *out, *workspace;
+  const ConvEpilogue* epilogue;  // null: none
 };
 
 // Worker w's contiguous range of tasks; channel blocks are innermost, so
@@ -160,9 +161,15 @@ void run_worker(const ConvRun& c, size_t w) {
     const size_t rows = std::min(p.channel_rows, ocg - cb * p.channel_rows);
     GemmEpilogue ep{};
     ep.row_bias = c.bias ? c.bias + oc0 : nullptr;
+    if (c.epilogue) {
+      ep.lo = c.epilogue->lo, ep.hi = c.epilogue->hi;
+      if (c.epilogue->scale) {
+        ep.row_scale = c.epilogue->scale + oc0, ep.row_shift = c.epilogue->shift + oc0;
+      }
+    }
     gemm_f32_packed(rows, cols, p.k, c.weight + oc0 * p.k, p.k, packed, cols, 0,
                     c.out + (n * s.out_c + oc0) * p.pixels + q0, p.pixels, c.isa,
-                    c.bias ? &ep : nullptr);
+                    c.bias || c.epilogue ? &ep : nullptr);
   }
 }
 
@@ -174,8 +181,10 @@ size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa is
 }
 
 void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
-                     const float* bias, float* out, float* workspace, size_t workers, Isa isa) {
-  ConvRun c{&s, plan(s, isa), isa, gemm_panel_width(isa), 0, in, weight, bias, out, workspace};
+                     const float* bias, float* out, float* workspace, size_t workers, Isa isa,
+                     const ConvEpilogue* epilogue) {
+  ConvRun c{&s,  plan(s, isa), isa, gemm_panel_width(isa), 0, in, weight, bias, out, workspace,
+            epilogue};
   if (c.p.pixels == 0 || s.out_c == 0 || s.batch == 0) return;
   c.workers = std::max<size_t>(1, std::min(workers, c.p.tasks));
   const size_t macs = s.batch * s.out_c * c.p.pixels * c.p.k;

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -144,6 +145,44 @@ TEST(ConvDepthwise, MatchesDirectReference) {
         if (first.empty()) first = out;
         ASSERT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(float)));
       }
+    }
+  }
+}
+
+TEST(ConvEpilogue, ScaleShiftAndClampOnBothKernels) {
+  const Conv2dShape shapes[] = {make(1, 6, 10, 1, 12, 12, 3, 3, 1, 1, 1),
+                                make(1, 12, 12, 12, 17, 19, 3, 3, 2, 1, 1)};
+  for (Isa isa : supported_isas()) {
+    for (const Conv2dShape& s : shapes) {
+      const bool depthwise = s.groups == s.in_c;
+      const auto in = random_floats(s.batch * s.in_c * s.in_h * s.in_w, 7);
+      const auto wt = random_floats(s.out_c * s.in_c / s.groups * s.kernel_h * s.kernel_w, 8);
+      const auto bias = random_floats(s.out_c, 9);
+      const auto scale = random_floats(s.out_c, 10, 0.5f, 2.0f);
+      const auto shift = random_floats(s.out_c, 11);
+      ConvEpilogue ep;
+      ep.scale = scale.data(), ep.shift = shift.data(), ep.lo = 0.0f, ep.hi = 0.8f;
+      std::vector<double> want, mag;
+      reference(s, in, wt, bias.data(), &want, &mag);
+      const size_t plane = s.out_h * s.out_w;
+      for (size_t i = 0; i < want.size(); ++i) {
+        const size_t c = i / plane % s.out_c;
+        want[i] = std::min(std::max(want[i] * scale[c] + shift[c], 0.0), 0.8);
+        mag[i] = mag[i] * scale[c] + std::fabs(shift[c]);
+      }
+      std::vector<float> ws(depthwise ? conv2d_depthwise_workspace_floats(s, 2, isa)
+                                      : conv2d_nchw_workspace_floats(s, 2, isa));
+      std::vector<float> out(want.size(), NAN);
+      Threads pool(2);
+      if (depthwise) {
+        conv2d_depthwise_nchw_f32(s, in.data(), wt.data(), bias.data(), out.data(), ws.data(),
+                                  2, isa, &ep);
+      } else {
+        conv2d_nchw_f32(s, in.data(), wt.data(), bias.data(), out.data(), ws.data(), 2, isa,
+                        &ep);
+      }
+      SCOPED_TRACE(::testing::Message() << isa_name(isa) << " depthwise " << depthwise);
+      check(out, want, mag, s.in_c / s.groups * s.kernel_h * s.kernel_w);
     }
   }
 }

@@ -48,6 +48,7 @@ inline GemmEpilogue tile_epilogue(const GemmEpilogue& e, size_t row, size_t col)
   GemmEpilogue t = e;
   if (t.col_bias) t.col_bias += col;
   if (t.row_bias) t.row_bias += row;
+  if (t.row_scale) t.row_scale += row, t.row_shift += row;
   return t;
 }
 
@@ -104,7 +105,9 @@ EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const flo
       if (ep->col_bias) load_vec(bias, ep->col_bias + v * W);
       for (int r = 0; r < MR; ++r) {
         V x = acc[r][v] + bias;
-        if (ep->row_bias) x += ep->row_bias[size_t(r) < rows ? r : 0];
+        const size_t rr = size_t(r) < rows ? size_t(r) : 0;
+        if (ep->row_bias) x += ep->row_bias[rr];
+        if (ep->row_scale) x = x * ep->row_scale[rr] + ep->row_shift[rr];
         x = x < lo ? lo : x;
         acc[r][v] = x > hi ? hi : x;
       }
@@ -157,6 +160,7 @@ void gemm_empty(const GemmBlock& g) {
       if (g.epilogue) {
         if (g.epilogue->col_bias) v += g.epilogue->col_bias[j];
         if (g.epilogue->row_bias) v += g.epilogue->row_bias[i];
+        if (g.epilogue->row_scale) v = v * g.epilogue->row_scale[i] + g.epilogue->row_shift[i];
         v = v < g.epilogue->lo ? g.epilogue->lo : v;
         v = v > g.epilogue->hi ? g.epilogue->hi : v;
       }

@@ -17,14 +17,18 @@
 namespace ember::opt {
 
 // Applied to each register tile before it is stored:
-//   c = clamp(sum + col_bias[column] + row_bias[row], lo, hi)
-// Either bias may be null. col_bias is indexed from the first column of
-// the product and must hold n floats rounded up to whole panels
-// (gemm_packed_b_floats(1, n)); row_bias holds m floats. A NaN sum stays
-// NaN (the clamp compares).
+//   x = sum + col_bias[column] + row_bias[row]
+//   x = x * row_scale[row] + row_shift[row]     (with row_scale)
+//   c = clamp(x, lo, hi)
+// Any pointer may be null (row_shift must be set with row_scale). col_bias
+// is indexed from the first column of the product and must hold n floats
+// rounded up to whole panels (gemm_packed_b_floats(1, n)); the row arrays
+// hold m floats. A NaN stays NaN (the clamp compares).
 struct GemmEpilogue {
   const float* col_bias = nullptr;
   const float* row_bias = nullptr;
+  const float* row_scale = nullptr;
+  const float* row_shift = nullptr;
   float lo = -INFINITY, hi = INFINITY;
 };
 

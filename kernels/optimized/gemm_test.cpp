@@ -54,6 +54,10 @@ void reference(const Shape& s, const std::vector<float>& a, const std::vector<fl
       if (ep) {
         if (ep->col_bias) sum += ep->col_bias[j], m += std::fabs(ep->col_bias[j]);
         if (ep->row_bias) sum += ep->row_bias[i], m += std::fabs(ep->row_bias[i]);
+        if (ep->row_scale) {
+          sum = sum * ep->row_scale[i] + ep->row_shift[i];
+          m = m * std::fabs(ep->row_scale[i]) + std::fabs(ep->row_shift[i]);
+        }
         sum = std::min(std::max(sum, double(ep->lo)), double(ep->hi));
       }
       (*c)[i * s.n + j] = sum;
@@ -73,11 +77,16 @@ TEST(Gemm, PackedMatchesReferenceOnEveryIsaAndThreadCount) {
       }
       std::vector<float> col_bias = random_floats(gemm_packed_b_floats(1, s.n, isa), 3);
       std::vector<float> row_bias = random_floats(s.m, 4);
-      for (int variant = 0; variant < 3; ++variant) {
+      std::vector<float> row_scale = random_floats(s.m, 12), row_shift = random_floats(s.m, 13);
+      for (int variant = 0; variant < 4; ++variant) {
         GemmEpilogue ep;
         const GemmEpilogue* epp = nullptr;
         if (variant == 1) ep.col_bias = col_bias.data(), epp = &ep;
         if (variant == 2) ep.row_bias = row_bias.data(), ep.lo = -0.5f, ep.hi = 0.75f, epp = &ep;
+        if (variant == 3) {
+          ep.row_bias = row_bias.data(), ep.row_scale = row_scale.data();
+          ep.row_shift = row_shift.data(), ep.hi = 0.5f, epp = &ep;
+        }
         std::vector<double> want, mag;
         reference(s, a, b, epp, &want, &mag);
         std::vector<float> first;
