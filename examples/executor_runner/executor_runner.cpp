@@ -59,6 +59,9 @@ DEFINE_int32(threads, 0,
              "of cores, at most 8).");
 DEFINE_string(report, "", "Write the verification report as JSON to this file.");
 DEFINE_string(loader, "mmap", "Data loader: mmap, file or buffer.");
+DEFINE_bool(fusion, true,
+            "Run fused operator sequences (convolution + batch norm + activation) as one; "
+            "false runs every operator call as written.");
 DEFINE_bool(full_verification, false,
             "Verify the whole program at load (InternalConsistency).");
 DEFINE_bool(verbose, false,
@@ -279,6 +282,7 @@ int main(int argc, char** argv) {
     }
     summary.method_load_ms.emplace_back(name, ms_since(method_start));
     Method& m = **method;
+    m.set_fusion_enabled(FLAGS_fusion);
 
     if (!use_bundle_inputs) {
       runner::CaseResult c;

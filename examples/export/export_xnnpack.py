@@ -120,6 +120,34 @@ class PReLUNet(nn.Module):
         return self.prelu(self.conv(x))
 
 
+class FusedCnn(nn.Module):
+    """Every convolution + batch norm (+ activation) sequence Ember's
+    portable path fuses (runtime/kernel/fusion_registry.h), with random
+    batch norm statistics: conv-bn-relu6 (strided stem), depthwise
+    conv-bn-relu, pointwise conv-bn, and a conv-bn whose output is read
+    twice (relu(y) + y), so that its activation must not be fused."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 2, 1), nn.BatchNorm2d(8), nn.ReLU6())
+        self.dw = nn.Sequential(nn.Conv2d(8, 8, 3, 1, 1, groups=8, bias=False),
+                                nn.BatchNorm2d(8), nn.ReLU())
+        self.pw = nn.Sequential(nn.Conv2d(8, 16, 1), nn.BatchNorm2d(16))
+        self.shared = nn.Sequential(nn.Conv2d(16, 16, 3, 1, 1), nn.BatchNorm2d(16))
+        gen = torch.Generator().manual_seed(7)
+        for m in self.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                c = m.num_features
+                m.running_mean.copy_(torch.randn(c, generator=gen) * 0.3)
+                m.running_var.copy_(torch.rand(c, generator=gen) + 0.5)
+                m.weight.data.copy_(torch.rand(c, generator=gen) + 0.5)
+                m.bias.data.copy_(torch.randn(c, generator=gen) * 0.2)
+
+    def forward(self, x):
+        y = self.shared(self.pw(self.dw(self.stem(x))))
+        return F.relu(y) + y
+
+
 class TinyCnn(nn.Module):
     """A MobileNet-like stack: conv-bn-relu6, depthwise, pointwise,
     residual add, hardswish, pooling, linear."""
@@ -474,6 +502,8 @@ def node_cases():
         x, size=(9, 11), mode="bilinear", align_corners=True)), [(x4(),)]))
     # Small differential models.
     add(Case("tiny_cnn", TinyCnn().eval(), [(r(1, 3, 16, 16),), (r(1, 3, 16, 16),)],
+             twin=True))
+    add(Case("fused_cnn", FusedCnn().eval(), [(r(2, 3, 20, 18),), (r(2, 3, 20, 18),)],
              twin=True))
     add(Case("tiny_encoder", TinyEncoder().eval(), [(r(1, 5, 16),)], twin=True,
              rtol=1e-3, atol=1e-4))

@@ -12,6 +12,10 @@ namespace {
 // 320 KiB of L2 in all), and the widest pixel block.
 constexpr size_t kBlockFloats = size_t(48) << 10;
 constexpr size_t kMaxBlockPixels = 512;
+// The in-place pointwise form: at most this many output channels and this
+// deep (see plan()).
+constexpr size_t kInPlaceChannels = 64;
+constexpr size_t kInPlaceDepth = 256;
 // Channel blocks are at least this many rows (several register tiles).
 constexpr size_t kMinChannelRows = 32;
 
@@ -21,6 +25,7 @@ size_t depth(const Conv2dShape& s) { return s.in_c / s.groups * s.kernel_h * s.k
 // count only, and no element's sum depends on it.
 struct Plan {
   size_t k, pixels, block, pixel_blocks, channel_rows, channel_blocks, tasks;
+  bool in_place;  // pointwise with few channels: the GEMM reads the input as B
 };
 
 Plan plan(const Conv2dShape& s, Isa isa) {
@@ -43,6 +48,12 @@ Plan plan(const Conv2dShape& s, Isa isa) {
   p.channel_rows = (p.channel_rows + 7) / 8 * 8;
   p.channel_blocks = (ocg + p.channel_rows - 1) / p.channel_rows;
   p.tasks = outer * p.channel_blocks;
+  // A 1x1 stride-1 unpadded convolution's input is B as it stands. With
+  // few output channels packing it would cost a large share of the
+  // multiply-adds; with a shallow K the rows of B (one input plane each)
+  // do not alias in L1. (MobileNetV2's projection layers.)
+  p.in_place = s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
+               s.pad_h == 0 && s.pad_w == 0 && ocg <= kInPlaceChannels && p.k <= kInPlaceDepth;
   return p;
 }
 
@@ -152,8 +163,8 @@ void run_worker(const ConvRun& c, size_t w) {
     const size_t pb = outer % p.pixel_blocks, ng = outer / p.pixel_blocks;
     const size_t g = ng % s.groups, n = ng / s.groups;
     const size_t q0 = pb * p.block, cols = std::min(p.block, p.pixels - q0);
-    if (have != outer) {
-      const float* image = c.in + (n * s.in_c + g * icg) * s.in_h * s.in_w;
+    const float* image = c.in + (n * s.in_c + g * icg) * s.in_h * s.in_w;
+    if (!p.in_place && have != outer) {
       im2col_pack_any(s, image, p.k, q0, cols, packed, c.nr);
       have = outer;
     }
@@ -167,9 +178,15 @@ void run_worker(const ConvRun& c, size_t w) {
         ep.row_scale = c.epilogue->scale + oc0, ep.row_shift = c.epilogue->shift + oc0;
       }
     }
-    gemm_f32_packed(rows, cols, p.k, c.weight + oc0 * p.k, p.k, packed, cols, 0,
-                    c.out + (n * s.out_c + oc0) * p.pixels + q0, p.pixels, c.isa,
-                    c.bias || c.epilogue ? &ep : nullptr);
+    const GemmEpilogue* epp = c.bias || c.epilogue ? &ep : nullptr;
+    float* dst = c.out + (n * s.out_c + oc0) * p.pixels + q0;
+    if (p.in_place) {
+      gemm_f32_inplace(rows, cols, p.k, c.weight + oc0 * p.k, p.k, image + q0, p.pixels, dst,
+                       p.pixels, c.isa, epp);
+    } else {
+      gemm_f32_packed(rows, cols, p.k, c.weight + oc0 * p.k, p.k, packed, cols, 0, dst,
+                      p.pixels, c.isa, epp);
+    }
   }
 }
 

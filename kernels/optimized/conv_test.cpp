@@ -151,7 +151,9 @@ TEST(ConvDepthwise, MatchesDirectReference) {
 
 TEST(ConvEpilogue, ScaleShiftAndClampOnBothKernels) {
   const Conv2dShape shapes[] = {make(1, 6, 10, 1, 12, 12, 3, 3, 1, 1, 1),
-                                make(1, 12, 12, 12, 17, 19, 3, 3, 2, 1, 1)};
+                                make(1, 12, 12, 12, 17, 19, 3, 3, 2, 1, 1),
+                                make(2, 16, 24, 1, 9, 13, 1, 1, 1, 0, 1),    // in place
+                                make(1, 16, 80, 1, 9, 13, 1, 1, 1, 0, 1)};  // packed
   for (Isa isa : supported_isas()) {
     for (const Conv2dShape& s : shapes) {
       const bool depthwise = s.groups == s.in_c;

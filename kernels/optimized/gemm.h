@@ -63,6 +63,14 @@ void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size
                               const float* packed_b, float* c, size_t ldc, Isa isa,
                               const GemmEpilogue* epilogue = nullptr);
 
+// c[m x n] = a[m x k] x b[k x n] with leading dims on the calling thread,
+// B read in place: right-edge columns go through a padded copy on the
+// stack. Best when k x ldb does not alias in L1 (a large power-of-two-ish
+// ldb with k above ~32 does).
+void gemm_f32_inplace(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b,
+                      size_t ldb, float* c, size_t ldc, Isa isa,
+                      const GemmEpilogue* epilogue = nullptr);
+
 // c[m x n] = a[m x k] x b[k x n] with leading dims, B read in place (no
 // packing, so no memory needed), spread over the pool by row blocks, or
 // column ranges when the rows are few.

@@ -23,6 +23,7 @@
 #include <type_traits>
 
 #include "kernels/optimized/conv.h"
+#include "kernels/portable/util/conv_args.h"
 #include "kernels/portable/util/conv_gemm.h"
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/shape_util.h"
@@ -31,70 +32,6 @@
 
 namespace ember {
 namespace {
-
-// Reads entry `i` of a per-spatial-dim list that may also hold one value
-// for all dims.
-bool list_value(KernelArgs& a, Span<int64_t> list, size_t spatial, size_t i,
-                const char* what, int64_t min_value, int64_t* out) {
-  if (list.size() != 1 && list.size() != spatial) {
-    return a.fail(Error::InvalidArgument, "%s has %zu entries; expected 1 or %zu",
-                  what, list.size(), spatial);
-  }
-  *out = list.size() == 1 ? list[0] : list[i];
-  // Bounded above too, so geometry arithmetic stays inside int64 and
-  // output sizes inside SizesType.
-  if (*out > int64_t(1) << 30) {
-    return a.fail(Error::InvalidArgument, "%s = %lld is out of range", what,
-                  static_cast<long long>(*out));
-  }
-  if (*out < min_value) {
-    return a.fail(Error::InvalidArgument, "%s[%zu] = %lld must be >= %lld", what,
-                  i, static_cast<long long>(*out),
-                  static_cast<long long>(min_value));
-  }
-  return true;
-}
-
-opt::Conv2dShape opt_shape(const ConvGeometry& g) {
-  opt::Conv2dShape s;
-  s.batch = size_t(g.batch), s.in_c = size_t(g.in_channels), s.out_c = size_t(g.out_channels);
-  s.groups = size_t(g.groups);
-  s.in_h = size_t(g.in_h), s.in_w = size_t(g.in_w), s.out_h = size_t(g.out_h);
-  s.out_w = size_t(g.out_w), s.kernel_h = size_t(g.kernel_h), s.kernel_w = size_t(g.kernel_w);
-  s.stride_h = size_t(g.stride_h), s.stride_w = size_t(g.stride_w);
-  s.pad_h = size_t(g.pad_h), s.pad_w = size_t(g.pad_w);
-  s.dilation_h = size_t(g.dilation_h), s.dilation_w = size_t(g.dilation_w);
-  return s;
-}
-
-// Float, not transposed: the optimized library (kernels/optimized/conv.h).
-// Each thread takes its workspace (an im2col block, or a padded plane for
-// depthwise) from temp memory; one thread's if that is short. False when even
-// that is missing (the caller then runs the reference form).
-bool run_convolution_f32(KernelContext& ctx, const ConvGeometry& g, const float* in,
-                         const float* weight, const float* bias, float* out) {
-  const opt::Conv2dShape s = opt_shape(g);
-  const bool depthwise = g.in_channels == g.groups;
-  auto floats = [&](size_t workers) {
-    return depthwise ? opt::conv2d_depthwise_workspace_floats(s, workers)
-                     : opt::conv2d_nchw_workspace_floats(s, workers);
-  };
-  size_t workers = num_threads();
-  float* ws = static_cast<float*>(ctx.allocate_temp(floats(workers) * sizeof(float), 64));
-  if (ws == nullptr && workers > 1) {
-    workers = 1;
-    ws = static_cast<float*>(ctx.allocate_temp(floats(1) * sizeof(float), 64));
-  }
-  if (ws == nullptr) {
-    return false;
-  }
-  if (depthwise) {
-    opt::conv2d_depthwise_nchw_f32(s, in, weight, bias, out, ws, workers);
-  } else {
-    opt::conv2d_nchw_f32(s, in, weight, bias, out, ws, workers);
-  }
-  return true;
-}
 
 // False when transposed convolution finds no temp memory (it has no
 // scratch-free fallback).
@@ -139,150 +76,14 @@ bool run_convolution(KernelContext& ctx, const ConvGeometry& g, const T* in,
 
 void convolution_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   KernelArgs a(ctx, args, "aten::convolution.out", 11);
-  const Tensor input = a.tensor(0), weight = a.tensor(1);
-  const Optional<Tensor> bias = a.optional_tensor(2);
-  const Span<int64_t> stride = a.int_list(3), padding = a.int_list(4),
-                      dilation = a.int_list(5);
-  const bool transposed = a.bool_value(6);
-  const Span<int64_t> output_padding = a.int_list(7);
-  const int64_t groups = a.int_value(8);
-  const Tensor out = a.tensor(9);
-  if (!a.ok()) {
+  ConvCall c;
+  if (!prepare_convolution(a, &c)) {
     return;
   }
-  const ScalarType type = input.scalar_type();
-  if (type != ScalarType::Float && type != ScalarType::Double) {
-    a.fail(Error::NotSupported, "dtype %s is not supported (Float or Double)",
-           scalar_type_name(type));
-    return;
-  }
-  if (weight.scalar_type() != type || out.scalar_type() != type ||
-      (bias.has_value() && bias.value().scalar_type() != type)) {
-    a.fail(Error::InvalidArgument, "input, weight, bias and out must share dtype %s",
-           scalar_type_name(type));
-    return;
-  }
-  if (!check_contiguous(a, input, "input") ||
-      !check_contiguous(a, weight, "weight") ||
-      !check_contiguous(a, out, "out") ||
-      (bias.has_value() && !check_contiguous(a, bias.value(), "bias"))) {
-    return;
-  }
-  const size_t ndim = input.dim();
-  if ((ndim != 3 && ndim != 4) || weight.dim() != ndim) {
-    a.fail(Error::InvalidArgument,
-           "input and weight must both have 3 (1-D) or 4 (2-D) dims; got %zu "
-           "and %zu",
-           ndim, weight.dim());
-    return;
-  }
-  const size_t spatial = ndim - 2;
-  ConvGeometry g{};
-  g.transposed = transposed;
-  g.batch = input.sizes()[0];
-  g.in_channels = input.sizes()[1];
-  g.groups = groups;
-  if (groups < 1 || groups > (int64_t(1) << 30)) {
-    a.fail(Error::InvalidArgument, "groups = %lld is out of range",
-           static_cast<long long>(groups));
-    return;
-  }
-  g.out_channels = transposed ? int64_t(weight.sizes()[1]) * groups
-                              : int64_t(weight.sizes()[0]);
-  g.in_h = spatial == 2 ? input.sizes()[2] : 1;
-  g.in_w = input.sizes()[ndim - 1];
-  g.kernel_h = spatial == 2 ? weight.sizes()[2] : 1;
-  g.kernel_w = weight.sizes()[ndim - 1];
-  g.stride_h = 1;  // 1-D convolution: a height of one
-  g.pad_h = 0;
-  g.dilation_h = 1;
-  int64_t out_pad_h = 0, out_pad_w = 0;
-  const size_t w_idx = spatial - 1;
-  if ((spatial == 2 &&
-       (!list_value(a, stride, spatial, 0, "stride", 1, &g.stride_h) ||
-        !list_value(a, padding, spatial, 0, "padding", 0, &g.pad_h) ||
-        !list_value(a, dilation, spatial, 0, "dilation", 1, &g.dilation_h))) ||
-      !list_value(a, stride, spatial, w_idx, "stride", 1, &g.stride_w) ||
-      !list_value(a, padding, spatial, w_idx, "padding", 0, &g.pad_w) ||
-      !list_value(a, dilation, spatial, w_idx, "dilation", 1, &g.dilation_w)) {
-    return;
-  }
-  if (transposed &&
-      ((spatial == 2 && !list_value(a, output_padding, spatial, 0, "output_padding",
-                                    0, &out_pad_h)) ||
-       !list_value(a, output_padding, spatial, w_idx, "output_padding", 0,
-                   &out_pad_w))) {
-    return;
-  }
-  if (out_pad_h >= (g.stride_h > g.dilation_h ? g.stride_h : g.dilation_h) ||
-      out_pad_w >= (g.stride_w > g.dilation_w ? g.stride_w : g.dilation_w)) {
-    a.fail(Error::InvalidArgument,
-           "output_padding must be smaller than stride or dilation");
-    return;
-  }
-  const int64_t weight_in = transposed ? int64_t(weight.sizes()[0])
-                                       : int64_t(weight.sizes()[1]) * groups;
-  if (g.in_channels % groups != 0 || g.out_channels % groups != 0 ||
-      weight_in != g.in_channels || g.out_channels > INT32_MAX) {
-    a.fail(Error::InvalidArgument,
-           "groups = %lld does not fit input channels %lld, weight [%d, %d, ...]%s",
-           static_cast<long long>(groups), static_cast<long long>(g.in_channels),
-           int(weight.sizes()[0]), int(weight.sizes()[1]),
-           transposed ? " (transposed)" : "");
-    return;
-  }
-  if (bias.has_value() && bias.value().numel() != g.out_channels) {
-    a.fail(Error::InvalidArgument, "bias has %lld elements for %lld channels",
-           static_cast<long long>(bias.value().numel()),
-           static_cast<long long>(g.out_channels));
-    return;
-  }
-  const int64_t span_h = g.dilation_h * (g.kernel_h - 1) + 1;
-  const int64_t span_w = g.dilation_w * (g.kernel_w - 1) + 1;
-  if (g.kernel_h < 1 || g.kernel_w < 1) {
-    a.fail(Error::InvalidArgument, "kernel must be nonempty");
-    return;
-  }
-  if (transposed) {
-    g.out_h = (g.in_h - 1) * g.stride_h - 2 * g.pad_h + span_h + out_pad_h;
-    g.out_w = (g.in_w - 1) * g.stride_w - 2 * g.pad_w + span_w + out_pad_w;
-    if (g.in_h < 1 || g.in_w < 1 || g.out_h < 1 || g.out_w < 1) {
-      a.fail(Error::InvalidArgument,
-             "transposed output size %lld x %lld is empty",
-             static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
-      return;
-    }
-  } else {
-    const int64_t padded_h = g.in_h + 2 * g.pad_h, padded_w = g.in_w + 2 * g.pad_w;
-    if (padded_h < span_h || padded_w < span_w) {
-      a.fail(Error::InvalidArgument,
-             "kernel (%lld x %lld, dilated) is larger than the padded input "
-             "(%lld x %lld)",
-             static_cast<long long>(span_h), static_cast<long long>(span_w),
-             static_cast<long long>(padded_h), static_cast<long long>(padded_w));
-      return;
-    }
-    g.out_h = (padded_h - span_h) / g.stride_h + 1;
-    g.out_w = (padded_w - span_w) / g.stride_w + 1;
-  }
-  // Each factor is below 2^31, so each product below is exact in int64.
-  if (g.out_h > INT32_MAX || g.out_w > INT32_MAX ||
-      g.out_h * g.out_w > INT32_MAX || g.batch * g.out_channels > INT32_MAX ||
-      (g.batch * g.out_channels) * (g.out_h * g.out_w) > INT32_MAX) {
-    a.fail(Error::InvalidArgument, "output size %lld x %lld is out of range",
-           static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
-    return;
-  }
-  SizesType sizes[4] = {SizesType(g.batch), SizesType(g.out_channels), 0, 0};
-  if (spatial == 2) {
-    sizes[2] = SizesType(g.out_h);
-    sizes[3] = SizesType(g.out_w);
-  } else {
-    sizes[2] = SizesType(g.out_w);
-  }
-  if (!resize_out(a, out, {sizes, ndim})) {
-    return;
-  }
+  const ConvGeometry& g = c.g;
+  const Tensor input = c.input, weight = c.weight, out = c.out;
+  const Optional<Tensor> bias = c.bias;
+  const ScalarType type = c.type;
   if (out.numel() == 0) {
     return;
   }

@@ -25,7 +25,10 @@ Method::Method(Method&& other) noexcept
       chains_(other.chains_),
       num_chains_(other.num_chains_),
       input_set_(other.input_set_),
-      instruction_limit_(other.instruction_limit_) {
+      instruction_limit_(other.instruction_limit_),
+      fusions_(other.fusions_),
+      num_fusions_(other.num_fusions_),
+      fusion_enabled_(other.fusion_enabled_) {
   other.delegates_ = nullptr;
   other.num_delegates_ = 0;
   other.num_delegates_initialized_ = 0;
@@ -225,9 +228,18 @@ Error Method::execute() {
       size_t next = pc + 1;
       Error err = Error::Ok;
       switch (ins.kind) {
-        case InstructionKind::Kernel:
-          err = run_kernel(ins, c, pc);
+        case InstructionKind::Kernel: {
+          bool fused = false;
+          if (ins.fusion != 0 && fusion_enabled_) {
+            err = run_fused(ins, c, pc, &fused);
+          }
+          if (fused) {
+            next = pc + fusions_[ins.fusion - 1].pattern->count;
+          } else {
+            err = run_kernel(ins, c, pc);
+          }
           break;
+        }
         case InstructionKind::Delegate:
           err = run_delegate(ins, c, pc);
           break;

@@ -23,6 +23,7 @@
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/result.h"
 #include "runtime/executor/method_meta.h"
+#include "runtime/kernel/fusion_registry.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember_fb {
@@ -69,6 +70,13 @@ class Method final {
   // Bounds the instructions one execute() may run (0: no bound).
   void set_instruction_limit(uint64_t limit) { instruction_limit_ = limit; }
 
+  // Fused operator sequences (runtime/kernel/fusion_registry.h) found at
+  // load. They run fused unless disabled here (then every call runs on
+  // its own, as written in the program); the results agree up to float
+  // rounding.
+  void set_fusion_enabled(bool enabled) { fusion_enabled_ = enabled; }
+  size_t num_fused_sequences() const { return num_fusions_; }
+
   size_t num_values() const { return num_values_; }
   const EValue& value(size_t index) const { return values_[index]; }
 
@@ -83,6 +91,12 @@ class Method final {
     uint32_t num_args;
     int32_t a;  // move from / jump condition / freed value
     int32_t b;  // move to / jump destination
+    uint32_t fusion;  // kernel calls: 1 + index into fusions_ when a fused
+                      // sequence starts here, else 0
+  };
+  struct FusedSequence {
+    const FusionPattern* pattern;
+    Span<EValue*> calls[kMaxFusedCalls];
   };
   struct Chain {
     Instruction* instructions;
@@ -114,6 +128,13 @@ class Method final {
   Span<EValue* const> first_delegate_call_args(size_t delegate_index) const;
   Error init_delegates();
   Error parse_chains();
+  // Fusion (method_fusion.cpp).
+  Error plan_fusions();
+  bool fusable_at(const FusionPattern& pattern, size_t chain, size_t pc) const;
+  bool only_read_by_next(size_t value, size_t chain, size_t pc) const;
+  bool referenced_elsewhere(size_t value, const Instruction* skip_a, const Instruction* skip_b,
+                            Span<EValue*> own_lists) const;
+  Error run_fused(const Instruction& instruction, size_t chain, size_t pc, bool* ran);
 
   // Execute helpers (method.cpp).
   Error run_kernel(const Instruction& instruction, size_t chain, size_t pc);
@@ -136,6 +157,9 @@ class Method final {
   size_t num_chains_ = 0;
   bool* input_set_ = nullptr;
   uint64_t instruction_limit_ = kDefaultInstructionLimit;
+  FusedSequence* fusions_ = nullptr;
+  size_t num_fusions_ = 0;
+  bool fusion_enabled_ = true;
 };
 
 }  // namespace ember

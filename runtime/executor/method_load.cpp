@@ -52,6 +52,7 @@ Result<Method> Method::load(const Program* program, const ember_fb::ExecutionPla
   EMBER_RETURN_IF_ERROR(method.parse_values());
   EMBER_RETURN_IF_ERROR(method.resolve_operators_and_backends());
   EMBER_RETURN_IF_ERROR(method.parse_chains());
+  EMBER_RETURN_IF_ERROR(method.plan_fusions());
   EMBER_RETURN_IF_ERROR(method.init_delegates());
   method.input_set_ = allocate_or_report<bool>(memory_manager->method_allocator(),
                                                method.inputs_size(), name,
@@ -429,7 +430,7 @@ Error Method::parse_chains() {
     for (uint32_t pc = 0; pc < n; ++pc) {
       const ember_fb::Instruction* in = instructions->Get(pc);
       Instruction& ins = out[pc];
-      ins = Instruction{InstructionKind::Free, 0, nullptr, 0, 0, 0};
+      ins = Instruction{InstructionKind::Free, 0, nullptr, 0, 0, 0, 0};
       const flatbuffers::Vector<int32_t>* args = nullptr;
       switch (in->instr_args_type()) {
         case ember_fb::InstructionArguments::KernelCall:

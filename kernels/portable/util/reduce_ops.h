@@ -14,6 +14,7 @@
 
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/kernel_args.h"
+#include "kernels/portable/util/math_util.h"
 #include "kernels/portable/util/reduce_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/core/tensor.h"
@@ -42,26 +43,8 @@ bool dim_prologue(KernelArgs& a, Tensor self, Optional<int64_t> dim,
 // Fails unless `t` has a floating dtype.
 bool require_floating(KernelArgs& a, Tensor t, const char* what);
 
-// max / min that propagate NaN (the first NaN wins, as in PyTorch).
-template <typename C>
-inline C max_propagate_nan(C acc, C x) {
-  if constexpr (std::is_floating_point<C>::value) {
-    if (std::isnan(acc) || std::isnan(x)) {
-      return std::isnan(acc) ? acc : x;
-    }
-  }
-  return acc >= x ? acc : x;
-}
-
-template <typename C>
-inline C min_propagate_nan(C acc, C x) {
-  if constexpr (std::is_floating_point<C>::value) {
-    if (std::isnan(acc) || std::isnan(x)) {
-      return std::isnan(acc) ? acc : x;
-    }
-  }
-  return acc <= x ? acc : x;
-}
+// max_propagate_nan / min_propagate_nan: util/math_util.h (the first NaN
+// wins, as in PyTorch).
 
 // The identities of max and min: -inf / +inf for floating types, the
 // type's limits otherwise.
