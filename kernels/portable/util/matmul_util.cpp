@@ -40,7 +40,7 @@ bool run_matmul(KernelArgs& args, KernelContext& ctx, ScalarType type,
                 int64_t batch, int64_t m, int64_t n, int64_t k, double alpha,
                 const void* a, const void* b, double beta, void* c) {
   if (type == ScalarType::Float || type == ScalarType::Double) {
-    visit_float_dtype(type, [&](auto tag) {
+    visit_float_or_double_dtype(type, [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* pa = static_cast<const T*>(a);
       const T* pb = static_cast<const T*>(b);
