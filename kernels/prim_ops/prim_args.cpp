@@ -2,7 +2,6 @@
 
 #include <cstdarg>
 #include <cstdio>
-#include <cstring>
 
 namespace ember {
 namespace prim {
@@ -40,11 +39,8 @@ bool check_tag(KernelContext& context, Span<EValue*> args, const char* op,
 }
 
 void fail_with_cause(KernelContext& context, Error error, const char* op) {
-  // Copy first: the message buffer is the destination too.
-  char cause[kMaxErrorMessage / 2];
-  strncpy(cause, last_error_message(), sizeof(cause) - 1);
-  cause[sizeof(cause) - 1] = '\0';
-  fail(context, error, op, "%s", cause);
+  prefix_error_message(error_name(error), "%s", op);
+  context.fail(error);
 }
 
 bool is_row_major(Tensor t) { return is_contiguous_dim_order(t.dim_order()); }

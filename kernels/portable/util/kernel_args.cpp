@@ -47,6 +47,13 @@ bool KernelArgs::fail(Error error, const char* fmt, ...) {
   return false;
 }
 
+bool KernelArgs::fail_with_cause(Error error) {
+  prefix_error_message(error_name(error), "%s", op_name_);
+  context_.fail(error);
+  ok_ = false;
+  return false;
+}
+
 Tensor KernelArgs::tensor(size_t i) {
   if (!usable(i)) {
     return Tensor();

@@ -91,6 +91,11 @@ class KernelArgs final {
   // end an expression: `return a.fail(Error::InvalidArgument, "...")`.
   bool fail(Error error, const char* fmt, ...) EMBER_PRINTF_LIKE(3, 4);
 
+  // For an `error` returned by a call that recorded its own message
+  // (resize_tensor, say): puts "<op>: " in front of that message
+  // (prefix_error_message) and fails the kernel. Always returns false.
+  bool fail_with_cause(Error error);
+
  private:
   bool usable(size_t i) const;
   bool expect(size_t i, bool matches, const char* wanted);
