@@ -312,10 +312,9 @@ Error load_bundled_input(Method& method, const BundledProgram& bundle,
     const Error err =
         set_one_input(method, inputs->Get(flatbuffers::uoffset_t(i)), i, allocator);
     if (err != Error::Ok) {
-      char cause[kMaxErrorMessage];
-      snprintf(cause, sizeof(cause), "%s", last_error_message());
-      set_error_message("bundled program: method '%s' test case %zu input %zu: %s",
-                        name, testset_index, i, cause);
+      prefix_error_message(error_name(err),
+                           "bundled program: method '%s' test case %zu input %zu", name,
+                           testset_index, i);
       return err;
     }
   }

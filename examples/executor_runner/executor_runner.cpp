@@ -116,10 +116,19 @@ Result<ModelBytes> load_file(const std::string& path, const std::string& kind) {
   return m;
 }
 
-struct Options {
+// What one run of the runner found and loaded, handed from step to step.
+struct Session {
+  runner::RunSummary summary;
+  ModelBytes file;                         // a .bpte's bytes, kept alive
+  std::unique_ptr<BundledProgram> bundle;  // null for a .pte
+  std::unique_ptr<Module> module;
   std::vector<std::string> methods;
-  std::vector<std::string> inputs;
-  bool bundled = false;
+  std::vector<std::string> inputs;  // --inputs, split
+  bool use_bundle_inputs = false;   // run the bundled test cases
+  bool single = false;              // one run in all (output file names)
+  size_t failed_outputs = 0;
+  size_t total_outputs = 0;
+  std::string first_failure;
 };
 
 // Runs `method` num_executions times, timing each execute() alone.
@@ -172,25 +181,18 @@ int check_flags() {
   return 0;
 }
 
-}  // namespace
-
-int main(int argc, char** argv) {
-  gflags::SetUsageMessage(
-      "executor_runner --model_path=model.pte|model.bpte [--method_name=forward] "
-      "[--inputs=a.npy,b.bin] [--testset_idx=N] [--report=report.json]");
-  gflags::ParseCommandLineFlags(&argc, &argv, true);
-  if (FLAGS_verbose) {
-    ember::set_log_level(ember::LogLevel::Debug);
-  }
-  if (const int bad = check_flags()) return bad;
+// The shared pool (threaded kernels, XNNPACK delegate), before any load.
+int start_thread_pool() {
   g_threads = FLAGS_threads;
-  // The shared pool (threaded kernels, XNNPACK delegate); before any load.
   if (ember::set_num_threads(size_t(FLAGS_threads)) != ember::Error::Ok) {
     return fail(std::string("cannot set --threads: ") + ember::last_error_message());
   }
   g_threads = int(ember::num_threads());
+  return 0;
+}
 
-  // The file kind, from its first bytes.
+// The file kind, from its first bytes.
+int detect_model_kind(Session& s) {
   uint8_t head[8] = {};
   {
     FILE* f = fopen(FLAGS_model_path.c_str(), "rb");
@@ -204,166 +206,202 @@ int main(int argc, char** argv) {
                   std::to_string(got) + " bytes)");
     }
   }
-  runner::RunSummary summary;
-  summary.model_path = FLAGS_model_path;
-  summary.bundled = is_bundled_program(head, sizeof(head));
-  summary.rtol = FLAGS_rtol;
-  summary.atol = FLAGS_atol;
-  summary.threads = g_threads;
-  if (FLAGS_testset_idx >= 0 && !summary.bundled) {
+  s.summary.model_path = FLAGS_model_path;
+  s.summary.bundled = is_bundled_program(head, sizeof(head));
+  s.summary.rtol = FLAGS_rtol;
+  s.summary.atol = FLAGS_atol;
+  s.summary.threads = g_threads;
+  if (FLAGS_testset_idx >= 0 && !s.summary.bundled) {
     return fail("--testset_idx needs a bundled program (.bpte); '" + FLAGS_model_path +
                 "' is a plain program");
   }
+  return 0;
+}
+
+// Loads the program (from inside the bundle for a .bpte).
+int load_model(Session& s) {
   const auto verification = FLAGS_full_verification
                                 ? Program::Verification::InternalConsistency
                                 : Program::Verification::Minimal;
-
-  // Load the program (from inside the bundle for a .bpte).
   const auto load_start = Clock::now();
-  ModelBytes file;
-  std::unique_ptr<BundledProgram> bundle;
-  if (summary.bundled) {
+  if (s.summary.bundled) {
     Result<ModelBytes> bytes = load_file(FLAGS_model_path, FLAGS_loader);
     if (!bytes.ok()) return fail(error_text("reading " + FLAGS_model_path, bytes.error()));
-    file = std::move(*bytes);
-    Result<BundledProgram> b = BundledProgram::from(file.bytes.data(), file.bytes.size());
+    s.file = std::move(*bytes);
+    Result<BundledProgram> b = BundledProgram::from(s.file.bytes.data(), s.file.bytes.size());
     if (!b.ok()) return fail(error_text("reading bundle " + FLAGS_model_path, b.error()));
-    bundle = std::make_unique<BundledProgram>(*b);
+    s.bundle = std::make_unique<BundledProgram>(*b);
   }
   const Module::LoadMode mode = FLAGS_loader == "file"     ? Module::LoadMode::File
                                 : FLAGS_loader == "buffer" ? Module::LoadMode::Buffer
                                                            : Module::LoadMode::Mmap;
   // The embedded program's segment offsets are relative to its own bytes.
   Result<std::unique_ptr<Module>> module =
-      bundle != nullptr ? Module::load(std::make_unique<BufferDataLoader>(
-                                           bundle->program_data(), bundle->program_size()),
-                                       verification)
-                        : Module::load(FLAGS_model_path, mode, verification);
+      s.bundle != nullptr
+          ? Module::load(std::make_unique<BufferDataLoader>(s.bundle->program_data(),
+                                                            s.bundle->program_size()),
+                         verification)
+          : Module::load(FLAGS_model_path, mode, verification);
   if (!module.ok()) return fail(error_text("loading " + FLAGS_model_path, module.error()));
-  summary.program_load_ms = ms_since(load_start);
+  s.module = std::move(*module);
+  s.summary.program_load_ms = ms_since(load_start);
+  return 0;
+}
 
-  // Which methods, which inputs.
-  Options opt;
-  opt.inputs = runner::split_list(FLAGS_inputs, ',');
+// Which methods, which inputs, and how many runs that makes (to name
+// output files).
+int choose_runs(Session& s) {
+  s.inputs = runner::split_list(FLAGS_inputs, ',');
   const bool method_given = !gflags::GetCommandLineFlagInfoOrDie("method_name").is_default;
-  if (method_given || !summary.bundled) {
-    opt.methods.push_back(FLAGS_method_name);
+  if (method_given || !s.summary.bundled) {
+    s.methods.push_back(FLAGS_method_name);
   } else {
-    for (size_t s = 0; s < bundle->num_method_suites(); ++s) {
-      opt.methods.push_back(bundle->suite_method_name(s));
+    for (size_t i = 0; i < s.bundle->num_method_suites(); ++i) {
+      s.methods.push_back(s.bundle->suite_method_name(i));
     }
-    if (opt.methods.empty()) {
+    if (s.methods.empty()) {
       return fail("bundle '" + FLAGS_model_path + "' has no test suites");
     }
   }
-  const bool use_bundle_inputs = summary.bundled && opt.inputs.empty();
+  s.use_bundle_inputs = s.summary.bundled && s.inputs.empty();
 
-  // Count the runs, to name output files.
   size_t total_runs = 0;
-  for (const std::string& name : opt.methods) {
-    if (!use_bundle_inputs) {
+  for (const std::string& name : s.methods) {
+    if (!s.use_bundle_inputs) {
       ++total_runs;
     } else if (FLAGS_testset_idx >= 0) {
       ++total_runs;
     } else {
-      Result<size_t> n = bundle->num_test_cases(name.c_str());
+      Result<size_t> n = s.bundle->num_test_cases(name.c_str());
       total_runs += n.ok() ? *n : 1;
     }
   }
-  const bool single = total_runs == 1;
+  s.single = total_runs == 1;
+  return 0;
+}
 
-  size_t failed_outputs = 0, total_outputs = 0;
-  std::string first_failure;
-  for (const std::string& name : opt.methods) {
-    const auto method_start = Clock::now();
-    Result<Method*> method = (*module)->method(name);
-    if (!method.ok()) {
-      return fail(error_text("loading method '" + name + "'", method.error()));
-    }
-    summary.method_load_ms.emplace_back(name, ms_since(method_start));
-    Method& m = **method;
-    m.set_fusion_enabled(FLAGS_fusion);
-
-    if (!use_bundle_inputs) {
-      runner::CaseResult c;
-      c.method = name;
-      runner::CommandLineInputs cli_inputs;
-      if (!opt.inputs.empty()) {
-        const Error err = cli_inputs.set(m, opt.inputs);
-        if (err != Error::Ok) return fail(error_text("--inputs for '" + name + "'", err));
-      }
-      InputBuffers ones;
-      const Error err = execute_timed(m, c, [&]() -> Error {
-        if (!opt.inputs.empty()) return cli_inputs.reapply(m);
-        Result<InputBuffers> filled = prepare_input_tensors(m);
-        if (!filled.ok()) return filled.error();
-        ones = std::move(*filled);
-        return Error::Ok;
-      });
-      if (err != Error::Ok) return fail(error_text("executing '" + name + "'", err));
-      printf("Method '%s' outputs:\n", name.c_str());
-      print_outputs(m, stdout);
-      const Error werr = write_outputs(m, "inputs", single);
-      if (werr != Error::Ok) return fail(error_text("writing outputs", werr));
-      summary.cases.push_back(std::move(c));
-      continue;
-    }
-
-    Result<size_t> num_cases = bundle->num_test_cases(name.c_str());
-    if (!num_cases.ok()) {
-      return fail(error_text("method '" + name + "'", num_cases.error()));
-    }
-    size_t first = 0, last = *num_cases;
-    if (FLAGS_testset_idx >= 0) {
-      first = size_t(FLAGS_testset_idx);
-      last = first + 1;
-    }
-    for (size_t k = first; k < last; ++k) {
-      runner::CaseResult c;
-      c.method = name;
-      c.testset_index = int64_t(k);
-      Error err = load_bundled_input(m, *bundle, k);
-      if (err != Error::Ok) {
-        return fail(error_text("loading test case " + std::to_string(k) + " of '" + name + "'",
-                               err));
-      }
-      err = execute_timed(m, c, [&]() { return load_bundled_input(m, *bundle, k); });
-      if (err != Error::Ok) {
-        return fail(error_text("executing '" + name + "' test case " + std::to_string(k),
-                               err));
-      }
-      c.outputs.resize(m.outputs_size());
-      err = verify_method_outputs(m, *bundle, k, FLAGS_rtol, FLAGS_atol, c.outputs.data(),
-                                  c.outputs.size());
-      if (err != Error::Ok && err != Error::NotFound) {
-        return fail(error_text("verifying '" + name + "' test case " + std::to_string(k),
-                               err));
-      }
-      c.verified = true;
-      c.passed = err == Error::Ok;
-      total_outputs += c.outputs.size();
-      for (const OutputReport& r : c.outputs) failed_outputs += r.passed ? 0 : 1;
-      if (!c.passed && first_failure.empty()) first_failure = last_error_message();
-      const Error werr = write_outputs(m, std::to_string(k), single);
-      if (werr != Error::Ok) return fail(error_text("writing outputs", werr));
-      summary.cases.push_back(std::move(c));
-    }
+// Runs method `name` once (num_executions times) on --inputs or on ones,
+// and prints its outputs.
+int run_on_given_inputs(Session& s, Method& m, const std::string& name) {
+  runner::CaseResult c;
+  c.method = name;
+  runner::CommandLineInputs cli_inputs;
+  if (!s.inputs.empty()) {
+    const Error err = cli_inputs.set(m, s.inputs);
+    if (err != Error::Ok) return fail(error_text("--inputs for '" + name + "'", err));
   }
+  InputBuffers ones;
+  const Error err = execute_timed(m, c, [&]() -> Error {
+    if (!s.inputs.empty()) return cli_inputs.reapply(m);
+    Result<InputBuffers> filled = prepare_input_tensors(m);
+    if (!filled.ok()) return filled.error();
+    ones = std::move(*filled);
+    return Error::Ok;
+  });
+  if (err != Error::Ok) return fail(error_text("executing '" + name + "'", err));
+  printf("Method '%s' outputs:\n", name.c_str());
+  print_outputs(m, stdout);
+  const Error werr = write_outputs(m, "inputs", s.single);
+  if (werr != Error::Ok) return fail(error_text("writing outputs", werr));
+  s.summary.cases.push_back(std::move(c));
+  return 0;
+}
 
-  runner::print_summary(summary, stdout);
+// Runs every bundled test case of method `name` (or --testset_idx) and
+// verifies its outputs.
+int run_test_cases(Session& s, Method& m, const std::string& name) {
+  Result<size_t> num_cases = s.bundle->num_test_cases(name.c_str());
+  if (!num_cases.ok()) {
+    return fail(error_text("method '" + name + "'", num_cases.error()));
+  }
+  size_t first = 0, last = *num_cases;
+  if (FLAGS_testset_idx >= 0) {
+    first = size_t(FLAGS_testset_idx);
+    last = first + 1;
+  }
+  for (size_t k = first; k < last; ++k) {
+    runner::CaseResult c;
+    c.method = name;
+    c.testset_index = int64_t(k);
+    Error err = load_bundled_input(m, *s.bundle, k);
+    if (err != Error::Ok) {
+      return fail(error_text("loading test case " + std::to_string(k) + " of '" + name + "'",
+                             err));
+    }
+    err = execute_timed(m, c, [&]() { return load_bundled_input(m, *s.bundle, k); });
+    if (err != Error::Ok) {
+      return fail(error_text("executing '" + name + "' test case " + std::to_string(k), err));
+    }
+    c.outputs.resize(m.outputs_size());
+    err = verify_method_outputs(m, *s.bundle, k, FLAGS_rtol, FLAGS_atol, c.outputs.data(),
+                                c.outputs.size());
+    if (err != Error::Ok && err != Error::NotFound) {
+      return fail(error_text("verifying '" + name + "' test case " + std::to_string(k), err));
+    }
+    c.verified = true;
+    c.passed = err == Error::Ok;
+    s.total_outputs += c.outputs.size();
+    for (const OutputReport& r : c.outputs) s.failed_outputs += r.passed ? 0 : 1;
+    if (!c.passed && s.first_failure.empty()) s.first_failure = last_error_message();
+    const Error werr = write_outputs(m, std::to_string(k), s.single);
+    if (werr != Error::Ok) return fail(error_text("writing outputs", werr));
+    s.summary.cases.push_back(std::move(c));
+  }
+  return 0;
+}
+
+// Loads method `name` (timed) and runs it.
+int run_method(Session& s, const std::string& name) {
+  const auto method_start = Clock::now();
+  Result<Method*> method = s.module->method(name);
+  if (!method.ok()) {
+    return fail(error_text("loading method '" + name + "'", method.error()));
+  }
+  s.summary.method_load_ms.emplace_back(name, ms_since(method_start));
+  (*method)->set_fusion_enabled(FLAGS_fusion);
+  return s.use_bundle_inputs ? run_test_cases(s, **method, name)
+                             : run_on_given_inputs(s, **method, name);
+}
+
+// The table, the JSON report, and the verdict.
+int report(const Session& s) {
+  runner::print_summary(s.summary, stdout);
   if (!FLAGS_report.empty()) {
-    const Error err = runner::write_json_report(summary, FLAGS_report);
+    const Error err = runner::write_json_report(s.summary, FLAGS_report);
     if (err != Error::Ok) return fail(error_text("--report", err));
     printf("Report written to %s\n", FLAGS_report.c_str());
   }
-  if (failed_outputs != 0) {
-    return fail("verification failed: " + std::to_string(failed_outputs) + " of " +
-                std::to_string(total_outputs) + " outputs outside tolerance; first: " +
-                first_failure);
+  if (s.failed_outputs != 0) {
+    return fail("verification failed: " + std::to_string(s.failed_outputs) + " of " +
+                std::to_string(s.total_outputs) + " outputs outside tolerance; first: " +
+                s.first_failure);
   }
-  if (total_outputs != 0) {
-    printf("All %zu outputs of %zu test case(s) verified.\n", total_outputs,
-           summary.cases.size());
+  if (s.total_outputs != 0) {
+    printf("All %zu outputs of %zu test case(s) verified.\n", s.total_outputs,
+           s.summary.cases.size());
   }
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gflags::SetUsageMessage(
+      "executor_runner --model_path=model.pte|model.bpte [--method_name=forward] "
+      "[--inputs=a.npy,b.bin] [--testset_idx=N] [--report=report.json]");
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (FLAGS_verbose) {
+    ember::set_log_level(ember::LogLevel::Debug);
+  }
+  // Each step returns 0 to go on, else the exit status (its error printed).
+  if (const int bad = check_flags()) return bad;
+  if (const int rc = start_thread_pool()) return rc;
+  Session s;
+  if (const int rc = detect_model_kind(s)) return rc;
+  if (const int rc = load_model(s)) return rc;
+  if (const int rc = choose_runs(s)) return rc;
+  for (const std::string& name : s.methods) {
+    if (const int rc = run_method(s, name)) return rc;
+  }
+  return report(s);
 }

@@ -101,9 +101,7 @@ Result<EValue> parse_scalar(Tag tag, size_t index, const std::string& item) {
   if (ends_with(item, ".npy")) {
     Result<NpyArray> a = read_npy(item);
     if (!a.ok()) {
-      char cause[kMaxErrorMessage];
-      snprintf(cause, sizeof(cause), "%s", last_error_message());
-      set_error_message("input %zu: %s", index, cause);
+      prefix_error_message(error_name(a.error()), "input %zu", index);
       return a.error();
     }
     const ScalarType want = tag == Tag::Int    ? ScalarType::Long
@@ -175,9 +173,7 @@ Error CommandLineInputs::set(Method& method, const std::vector<std::string>& ite
     if (ends_with(item, ".npy")) {
       Result<NpyArray> a = read_npy(item);
       if (!a.ok()) {
-        char cause[kMaxErrorMessage];
-        snprintf(cause, sizeof(cause), "%s", last_error_message());
-        set_error_message("input %zu: %s", i, cause);
+        prefix_error_message(error_name(a.error()), "input %zu", i);
         return a.error();
       }
       EMBER_RETURN_IF_ERROR(check_shape(*info, *a, i, item));

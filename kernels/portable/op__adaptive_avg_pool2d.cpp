@@ -3,7 +3,7 @@
 // Input [N, C, H, W] or [C, H, W], contiguous, floating. Output cell (oh, ow)
 // averages rows [floor(oh * H / OH), ceil((oh + 1) * H / OH)) and the same
 // for columns, as PyTorch does.
-#include "kernels/portable/util/float_dispatch.h"
+#include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/reduce_ops.h"
 #include "runtime/kernel/operator_registry.h"
 #include "runtime/platform/threadpool.h"
@@ -75,7 +75,7 @@ void adaptive_avg_pool2d_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   const int64_t out_h = size[0], out_w = size[1];
-  visit_floating_dtype(self.scalar_type(), [&](auto tag) {
+  visit_float_double_half_bfloat16_dtype(self.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* in = self.const_data_ptr<T>();
     T* o = out.mutable_data_ptr<T>();

@@ -30,7 +30,7 @@ void log_softmax_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !resize_out(a, out, shape_of(self).span())) {
     return;
   }
-  visit_floating_dtype(self.scalar_type(), [&](auto tag) {
+  visit_float_double_half_bfloat16_dtype(self.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     softmax_slices<T, true>(split, self.const_data_ptr<T>(),
                           out.mutable_data_ptr<T>());

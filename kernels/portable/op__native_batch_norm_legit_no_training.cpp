@@ -81,7 +81,7 @@ void batch_norm_no_training_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !resize_out(a, out1, {empty, 1}) || !resize_out(a, out2, {empty, 1})) {
     return;
   }
-  visit_floating_dtype(input.scalar_type(), [&](auto tag) {
+  visit_float_double_half_bfloat16_dtype(input.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     batch_norm<T>(input.const_data_ptr<T>(),
                   weight.has_value() ? weight.value().const_data_ptr<T>() : nullptr,

@@ -5,7 +5,7 @@
 // window's sum divided by divisor_override, or by the window size clipped
 // to the padded input (count_include_pad) or to the input itself, as
 // PyTorch's CPU kernel does. Planes are split across the thread pool.
-#include "kernels/portable/util/float_dispatch.h"
+#include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/pool_util.h"
 #include "kernels/portable/util/reduce_ops.h"
 #include "runtime/kernel/operator_registry.h"
@@ -121,7 +121,7 @@ void avg_pool2d_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!resize_out(a, out, shape.span())) {
     return;
   }
-  visit_floating_dtype(self.scalar_type(), [&](auto tag) {
+  visit_float_double_half_bfloat16_dtype(self.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     const T* in = self.const_data_ptr<T>();
     T* o = out.mutable_data_ptr<T>();

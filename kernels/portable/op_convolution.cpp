@@ -88,7 +88,7 @@ void convolution_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   bool ok = true;
-  visit_float_dtype(type, [&](auto tag) {
+  visit_float_or_double_dtype(type, [&](auto tag) {
     using T = typename decltype(tag)::type;
     ok = run_convolution<T>(ctx, g, input.const_data_ptr<T>(), weight.const_data_ptr<T>(),
                        bias.has_value() ? bias.value().const_data_ptr<T>() : nullptr,

@@ -48,7 +48,7 @@ void run_true_div(KernelArgs& a, Tensor self, Tensor other, Tensor out,
   if (!binary_out_prologue(a, self, other, out, result, &plan)) {
     return;
   }
-  visit_float_dtype(compute_type_for(result), [&](auto tag) {
+  visit_float_or_double_dtype(compute_type_for(result), [&](auto tag) {
     using C = typename decltype(tag)::type;
     binary_elementwise<C, C>(plan, self, other, out,
                              [](C x, C y) { return x / y; });

@@ -20,7 +20,7 @@ void isnan_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   const bool is_float =
-      visit_float_dtype(compute_type_for(self.scalar_type()), [&](auto tag) {
+      visit_float_or_double_dtype(compute_type_for(self.scalar_type()), [&](auto tag) {
         using C = typename decltype(tag)::type;
         unary_elementwise<C, bool>(plan, self, out,
                                    [](C x) { return bool(x != x); });

@@ -87,7 +87,7 @@ void native_group_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !resize_out(a, mean, {stat, 2}) || !resize_out(a, rstd, {stat, 2})) {
     return;
   }
-  visit_floating_dtype(input.scalar_type(), [&](auto tag) {
+  visit_float_double_half_bfloat16_dtype(input.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     group_norm<T>(g, input.const_data_ptr<T>(),
                   weight.has_value() ? weight.value().const_data_ptr<T>() : nullptr,

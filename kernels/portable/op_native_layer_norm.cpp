@@ -95,7 +95,7 @@ void native_layer_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   const int64_t rows = n == 0 ? 0 : input.numel() / n;
-  visit_floating_dtype(input.scalar_type(), [&](auto tag) {
+  visit_float_double_half_bfloat16_dtype(input.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     layer_norm<T>(input.const_data_ptr<T>(),
                   weight.has_value() ? weight.value().const_data_ptr<T>() : nullptr,

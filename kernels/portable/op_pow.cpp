@@ -39,7 +39,7 @@ void run_pow(KernelArgs& a, Tensor base, Tensor exponent, Tensor out,
 bool run_pow_special_exponent(KernelArgs& a, Tensor self, Tensor exponent,
                               Tensor out, ScalarType result) {
   bool handled = false;
-  visit_float_dtype(compute_type_for(result), [&](auto tag) {
+  visit_float_or_double_dtype(compute_type_for(result), [&](auto tag) {
     using C = typename decltype(tag)::type;
     const C e = *exponent.const_data_ptr<C>();
     auto run = [&](auto op) {

@@ -5,7 +5,7 @@
 // ((in - 1) / (out - 1)); otherwise half-pixel centres clamped at 0, with
 // scale = 1 / scale_factor when given. Computed in float (double for
 // Double). Floating dtypes; contiguous.
-#include "kernels/portable/util/float_dispatch.h"
+#include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/reduce_ops.h"
 #include "kernels/portable/util/upsample_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -96,7 +96,7 @@ void upsample_bilinear2d_vec_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   const int64_t planes = int64_t(input.sizes()[0]) * input.sizes()[1];
-  visit_floating_dtype(input.scalar_type(), [&](auto tag) {
+  visit_float_double_half_bfloat16_dtype(input.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
     bilinear<T>(input.const_data_ptr<T>(), out.mutable_data_ptr<T>(), planes,
                 input.sizes()[2], input.sizes()[3], out_h, out_w, align_corners,

@@ -20,50 +20,43 @@
 #include <cstring>
 #include <limits>
 
-#include "kernels/prim_ops/prim_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
 
-using prim::check_arg_count;
-using prim::check_tag;
-using prim::fail;
-
 constexpr char kEtCopyIndex[] = "executorch_prim::et_copy_index.tensor";
 
 void et_copy_index(KernelContext& ctx, Span<EValue*> args) {
-  const char* op = kEtCopyIndex;
-  if (!check_arg_count(ctx, args, op, 3) ||
-      !check_tag(ctx, args, op, 0, Tag::Tensor) ||
-      !check_tag(ctx, args, op, 1, Tag::Tensor) ||
-      !check_tag(ctx, args, op, 2, Tag::Int)) {
+  KernelArgs a(ctx, args, kEtCopyIndex, 3);
+  const Tensor copy_to = a.tensor_maybe_unbound(0);
+  const Tensor copy_from = a.tensor_maybe_unbound(1);
+  const int64_t index = a.int_value(2);
+  if (!a.ok()) {
     return;
   }
-  const Tensor copy_to = args[0]->to_tensor();
-  const Tensor copy_from = args[1]->to_tensor();
-  const int64_t index = args[2]->to_int();
 
   if (copy_to.scalar_type() != copy_from.scalar_type()) {
-    fail(ctx, Error::InvalidArgument, op, "copy_to is %s but copy_from is %s",
-         scalar_type_name(copy_to.scalar_type()),
-         scalar_type_name(copy_from.scalar_type()));
+    a.fail(Error::InvalidArgument, "copy_to is %s but copy_from is %s",
+           scalar_type_name(copy_to.scalar_type()),
+           scalar_type_name(copy_from.scalar_type()));
     return;
   }
   if (copy_to.dim() != copy_from.dim() + 1 || copy_to.dim() > kMaxTensorDim) {
-    fail(ctx, Error::InvalidArgument, op,
-         "copy_to has %zu dims; expected one more than copy_from's %zu",
-         copy_to.dim(), copy_from.dim());
+    a.fail(Error::InvalidArgument,
+           "copy_to has %zu dims; expected one more than copy_from's %zu",
+           copy_to.dim(), copy_from.dim());
     return;
   }
   if (index < 0 || index >= std::numeric_limits<SizesType>::max()) {
-    fail(ctx, Error::InvalidArgument, op, "index %" PRId64 " is out of range",
-         index);
+    a.fail(Error::InvalidArgument, "index %" PRId64 " is out of range",
+           index);
     return;
   }
-  if (!prim::is_row_major(copy_to) || !prim::is_row_major(copy_from)) {
-    fail(ctx, Error::NotSupported, op,
-         "copy_to and copy_from must both have row-major dim order");
+  if (!copy_to.is_contiguous() || !copy_from.is_contiguous()) {
+    a.fail(Error::NotSupported,
+           "copy_to and copy_from must both have row-major dim order");
     return;
   }
 
@@ -76,16 +69,16 @@ void et_copy_index(KernelContext& ctx, Span<EValue*> args) {
     }
     const Error err = resize_tensor(copy_to, {grown, copy_to.dim()});
     if (err != Error::Ok) {
-      prim::fail_with_cause(ctx, err, op);
+      a.fail_with_cause(err);
       return;
     }
   }
   for (size_t i = 0; i < copy_from.dim(); ++i) {
     if (copy_to.sizes()[i + 1] != copy_from.sizes()[i]) {
-      fail(ctx, Error::InvalidArgument, op,
-           "copy_to size %d at dim %zu does not match copy_from size %d at "
-           "dim %zu",
-           int(copy_to.sizes()[i + 1]), i + 1, int(copy_from.sizes()[i]), i);
+      a.fail(Error::InvalidArgument,
+             "copy_to size %d at dim %zu does not match copy_from size %d at "
+             "dim %zu",
+             int(copy_to.sizes()[i + 1]), i + 1, int(copy_from.sizes()[i]), i);
       return;
     }
   }
@@ -98,7 +91,7 @@ void et_copy_index(KernelContext& ctx, Span<EValue*> args) {
   }
   if (copy_to.mutable_data_ptr() == nullptr ||
       copy_from.const_data_ptr() == nullptr) {
-    fail(ctx, Error::InvalidArgument, op, "tensor has no data");
+    a.fail(Error::InvalidArgument, "tensor has no data");
     return;
   }
   char* dst = copy_to.mutable_data_ptr<char>() + size_t(index) * slot_bytes;

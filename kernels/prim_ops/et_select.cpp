@@ -15,43 +15,35 @@
 #include <cinttypes>
 #include <cstdint>
 
-#include "kernels/prim_ops/prim_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
 
-using prim::check_arg_count;
-using prim::check_tag;
-using prim::fail;
-
 constexpr char kEtSelect[] = "executorch_prim::et_select.default";
 
 void et_select(KernelContext& ctx, Span<EValue*> args) {
-  const char* op = kEtSelect;
-  if (!check_arg_count(ctx, args, op, 4) ||
-      !check_tag(ctx, args, op, 0, Tag::Tensor) ||
-      !check_tag(ctx, args, op, 1, Tag::Int) ||
-      !check_tag(ctx, args, op, 2, Tag::Int) ||
-      !check_tag(ctx, args, op, 3, Tag::Tensor)) {
+  KernelArgs a(ctx, args, kEtSelect, 4);
+  const Tensor self = a.tensor_maybe_unbound(0);
+  const int64_t dim = a.int_value(1);
+  int64_t index = a.int_value(2);
+  const Tensor out = a.tensor_maybe_unbound(3);
+  if (!a.ok()) {
     return;
   }
-  const Tensor self = args[0]->to_tensor();
-  const int64_t dim = args[1]->to_int();
-  int64_t index = args[2]->to_int();
-  const Tensor out = args[3]->to_tensor();
 
   if (self.scalar_type() != out.scalar_type()) {
-    fail(ctx, Error::InvalidArgument, op, "self is %s but out is %s",
-         scalar_type_name(self.scalar_type()),
-         scalar_type_name(out.scalar_type()));
+    a.fail(Error::InvalidArgument, "self is %s but out is %s",
+           scalar_type_name(self.scalar_type()),
+           scalar_type_name(out.scalar_type()));
     return;
   }
   const int64_t rank = int64_t(self.dim());
   if (dim < 0 || dim >= rank || rank > int64_t(kMaxTensorDim)) {
-    fail(ctx, Error::InvalidArgument, op,
-         "dim %" PRId64 " out of range for a tensor of rank %" PRId64, dim,
-         rank);
+    a.fail(Error::InvalidArgument,
+           "dim %" PRId64 " out of range for a tensor of rank %" PRId64, dim,
+           rank);
     return;
   }
   const int64_t dim_size = self.sizes()[size_t(dim)];
@@ -59,27 +51,28 @@ void et_select(KernelContext& ctx, Span<EValue*> args) {
     index += dim_size;
   }
   if (index < 0 || index >= dim_size) {
-    fail(ctx, Error::InvalidArgument, op,
-         "index %" PRId64 " out of range for dim %" PRId64 " of size %" PRId64,
-         args[2]->to_int(), dim, dim_size);
+    a.fail(Error::InvalidArgument,
+           "index %" PRId64 " out of range for dim %" PRId64
+           " of size %" PRId64,
+           args[2]->to_int(), dim, dim_size);
     return;
   }
   if (int64_t(out.dim()) != rank - 1) {
-    fail(ctx, Error::InvalidArgument, op, "out has %zu dims, expected %" PRId64,
-         out.dim(), rank - 1);
+    a.fail(Error::InvalidArgument, "out has %zu dims, expected %" PRId64,
+           out.dim(), rank - 1);
     return;
   }
-  if (!prim::is_row_major(self) || !prim::is_row_major(out)) {
-    fail(ctx, Error::NotSupported, op,
-         "self and out must both have row-major dim order to alias");
+  if (!self.is_contiguous() || !out.is_contiguous()) {
+    a.fail(Error::NotSupported,
+           "self and out must both have row-major dim order to alias");
     return;
   }
   for (int64_t i = 0; i < dim; ++i) {
     if (self.sizes()[size_t(i)] > 1) {
-      fail(ctx, Error::NotSupported, op,
-           "selecting along dim %" PRId64 " is not contiguous (dim %" PRId64
-           " has size %d)",
-           dim, i, int(self.sizes()[size_t(i)]));
+      a.fail(Error::NotSupported,
+             "selecting along dim %" PRId64 " is not contiguous (dim %" PRId64
+             " has size %d)",
+             dim, i, int(self.sizes()[size_t(i)]));
       return;
     }
   }
@@ -93,7 +86,7 @@ void et_select(KernelContext& ctx, Span<EValue*> args) {
   }
   const Error err = resize_tensor(out, {target, n});
   if (err != Error::Ok) {
-    prim::fail_with_cause(ctx, err, op);
+    a.fail_with_cause(err);
     return;
   }
   const size_t offset =

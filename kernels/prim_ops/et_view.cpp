@@ -16,22 +16,17 @@
 #include <cstdint>
 #include <limits>
 
-#include "kernels/prim_ops/prim_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
 
-using prim::check_arg_count;
-using prim::check_tag;
-using prim::fail;
-
 constexpr char kEtView[] = "executorch_prim::et_view.default";
 
 // Fills `out_sizes` (out.dim() entries) from `size`, inferring a -1.
-bool view_target_sizes(KernelContext& ctx, Tensor self, Span<int64_t> size,
+bool view_target_sizes(KernelArgs& a, Tensor self, Span<int64_t> size,
                        SizesType* out_sizes) {
-  const char* op = kEtView;
   int64_t inferred = -1;
   bool has_zero = false;
   int64_t known = 1;  // product of the entries other than -1
@@ -39,41 +34,41 @@ bool view_target_sizes(KernelContext& ctx, Tensor self, Span<int64_t> size,
     const int64_t s = size[i];
     if (s == -1) {
       if (inferred != -1) {
-        return fail(ctx, Error::InvalidArgument, op,
-                    "at most one size may be -1 (dims %" PRId64 " and %zu)",
-                    inferred, i);
+        return a.fail(Error::InvalidArgument,
+                      "at most one size may be -1 (dims %" PRId64 " and %zu)",
+                      inferred, i);
       }
       inferred = int64_t(i);
       continue;
     }
     if (s < 0 || s > std::numeric_limits<SizesType>::max()) {
-      return fail(ctx, Error::InvalidArgument, op,
-                  "size %" PRId64 " at dim %zu is invalid", s, i);
+      return a.fail(Error::InvalidArgument,
+                    "size %" PRId64 " at dim %zu is invalid", s, i);
     }
     has_zero = has_zero || s == 0;
     if (__builtin_mul_overflow(known, s, &known)) {
-      return fail(ctx, Error::InvalidArgument, op,
-                  "the product of the sizes overflows int64");
+      return a.fail(Error::InvalidArgument,
+                    "the product of the sizes overflows int64");
     }
     out_sizes[i] = SizesType(s);
   }
   if (inferred >= 0) {
     if (has_zero) {
-      return fail(ctx, Error::InvalidArgument, op,
-                  "cannot infer the size of dim %" PRId64
-                  " when another size is 0",
-                  inferred);
+      return a.fail(Error::InvalidArgument,
+                    "cannot infer the size of dim %" PRId64
+                    " when another size is 0",
+                    inferred);
     }
     if (self.numel() % known != 0) {
-      return fail(ctx, Error::InvalidArgument, op,
-                  "cannot view %" PRId64 " elements with %" PRId64
-                  " elements per inferred slice",
-                  self.numel(), known);
+      return a.fail(Error::InvalidArgument,
+                    "cannot view %" PRId64 " elements with %" PRId64
+                    " elements per inferred slice",
+                    self.numel(), known);
     }
     const int64_t s = self.numel() / known;
     if (s > std::numeric_limits<SizesType>::max()) {
-      return fail(ctx, Error::InvalidArgument, op,
-                  "inferred size %" PRId64 " is too large", s);
+      return a.fail(Error::InvalidArgument,
+                    "inferred size %" PRId64 " is too large", s);
     }
     out_sizes[inferred] = SizesType(s);
   }
@@ -81,40 +76,37 @@ bool view_target_sizes(KernelContext& ctx, Tensor self, Span<int64_t> size,
 }
 
 void et_view(KernelContext& ctx, Span<EValue*> args) {
-  const char* op = kEtView;
-  if (!check_arg_count(ctx, args, op, 3) ||
-      !check_tag(ctx, args, op, 0, Tag::Tensor) ||
-      !check_tag(ctx, args, op, 1, Tag::ListInt) ||
-      !check_tag(ctx, args, op, 2, Tag::Tensor)) {
+  KernelArgs a(ctx, args, kEtView, 3);
+  const Tensor self = a.tensor_maybe_unbound(0);
+  const Span<int64_t> size = a.int_list(1);
+  const Tensor out = a.tensor_maybe_unbound(2);
+  if (!a.ok()) {
     return;
   }
-  const Tensor self = args[0]->to_tensor();
-  const Span<int64_t> size = args[1]->to_int_list();
-  const Tensor out = args[2]->to_tensor();
 
   if (self.scalar_type() != out.scalar_type()) {
-    fail(ctx, Error::InvalidArgument, op, "self is %s but out is %s",
-         scalar_type_name(self.scalar_type()),
-         scalar_type_name(out.scalar_type()));
+    a.fail(Error::InvalidArgument, "self is %s but out is %s",
+           scalar_type_name(self.scalar_type()),
+           scalar_type_name(out.scalar_type()));
     return;
   }
   if (size.size() != out.dim()) {
-    fail(ctx, Error::InvalidArgument, op,
-         "size has %zu entries but out has %zu dims", size.size(), out.dim());
+    a.fail(Error::InvalidArgument,
+           "size has %zu entries but out has %zu dims", size.size(), out.dim());
     return;
   }
-  if (!prim::is_row_major(self) || !prim::is_row_major(out)) {
-    fail(ctx, Error::NotSupported, op,
-         "self and out must both have row-major dim order to alias");
+  if (!self.is_contiguous() || !out.is_contiguous()) {
+    a.fail(Error::NotSupported,
+           "self and out must both have row-major dim order to alias");
     return;
   }
   if (out.dim() > kMaxTensorDim) {
-    fail(ctx, Error::InvalidArgument, op, "out has %zu dims, more than %zu",
-         out.dim(), kMaxTensorDim);
+    a.fail(Error::InvalidArgument, "out has %zu dims, more than %zu",
+           out.dim(), kMaxTensorDim);
     return;
   }
   SizesType target[kMaxTensorDim];
-  if (!view_target_sizes(ctx, self, size, target)) {
+  if (!view_target_sizes(a, self, size, target)) {
     return;
   }
   int64_t numel = 1;
@@ -122,14 +114,14 @@ void et_view(KernelContext& ctx, Span<EValue*> args) {
     numel *= target[i];  // cannot overflow: checked in view_target_sizes
   }
   if (numel != self.numel()) {
-    fail(ctx, Error::InvalidArgument, op,
-         "shape has %" PRId64 " elements but self has %" PRId64, numel,
-         self.numel());
+    a.fail(Error::InvalidArgument,
+           "shape has %" PRId64 " elements but self has %" PRId64, numel,
+           self.numel());
     return;
   }
   const Error err = resize_tensor(out, {target, out.dim()});
   if (err != Error::Ok) {
-    prim::fail_with_cause(ctx, err, op);
+    a.fail_with_cause(err);
     return;
   }
   out.impl()->set_data(self.mutable_data_ptr());

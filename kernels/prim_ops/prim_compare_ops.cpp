@@ -5,14 +5,11 @@
 // Bool compares only with Bool, any other pairing fails with InvalidType.
 // Upstream registers eq/gt/lt/ge/le; ne.Scalar is an Ember addition with the
 // same rules, for exporters that emit it.
-#include "kernels/prim_ops/prim_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
-
-using prim::check_arg_count;
-using prim::fail;
 
 enum class Cmp { Eq, Ne, Gt, Lt, Ge, Le };
 
@@ -31,11 +28,12 @@ bool apply(T a, T b) {
 
 template <Cmp kCmp>
 void compare(KernelContext& ctx, Span<EValue*> args, const char* op) {
-  if (!check_arg_count(ctx, args, op, 3)) {
+  KernelArgs checked(ctx, args, op, 3);
+  if (!checked.ok()) {
     return;
   }
-  const EValue& a = *args[0];
-  const EValue& b = *args[1];
+  const EValue& a = checked.value(0);
+  const EValue& b = checked.value(1);
   bool result = false;
   if (a.is_int() && b.is_int()) {
     result = apply<kCmp>(a.to_int(), b.to_int());
@@ -46,8 +44,8 @@ void compare(KernelContext& ctx, Span<EValue*> args, const char* op) {
   } else if (a.is_bool() && b.is_bool()) {
     result = apply<kCmp>(a.to_bool(), b.to_bool());
   } else {
-    fail(ctx, Error::InvalidType, op, "cannot compare %s with %s",
-         tag_name(a.tag()), tag_name(b.tag()));
+    checked.fail(Error::InvalidType, "cannot compare %s with %s",
+                 tag_name(a.tag()), tag_name(b.tag()));
     return;
   }
   *args[2] = EValue(result);

@@ -8,15 +8,11 @@
 #include <cmath>
 #include <cstdint>
 
-#include "kernels/prim_ops/prim_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
-
-using prim::check_arg_count;
-using prim::check_tag;
-using prim::fail;
 
 enum class Rounding { Ceil, Round, Trunc };
 
@@ -30,8 +26,8 @@ double round_half_even(double v) {
 
 template <Rounding kMode>
 void round_op(KernelContext& ctx, Span<EValue*> args, const char* op) {
-  if (!check_arg_count(ctx, args, op, 2) ||
-      !check_tag(ctx, args, op, 0, Tag::Double)) {
+  KernelArgs a(ctx, args, op, 2);
+  if (!a.check_tag(0, Tag::Double)) {
     return;
   }
   const double v = args[0]->to_double();
@@ -45,7 +41,7 @@ void round_op(KernelContext& ctx, Span<EValue*> args, const char* op) {
   constexpr double kLow = -9223372036854775808.0;
   constexpr double kHigh = 9223372036854775808.0;
   if (!(r >= kLow && r < kHigh)) {  // also rejects NaN
-    fail(ctx, Error::InvalidArgument, op, "%g does not fit in int64", v);
+    a.fail(Error::InvalidArgument, "%g does not fit in int64", v);
     return;
   }
   *args[1] = EValue(int64_t(r));

@@ -26,15 +26,11 @@
 #include <cstdint>
 #include <limits>
 
-#include "kernels/prim_ops/prim_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
-
-using prim::check_arg_count;
-using prim::check_tag;
-using prim::fail;
 
 constexpr char kAdd[] = "executorch_prim::add.Scalar";
 constexpr char kSub[] = "executorch_prim::sub.Scalar";
@@ -57,9 +53,12 @@ struct Number {
   double as_double() const { return is_int ? double(i) : d; }
 };
 
-bool read_number(KernelContext& ctx, Span<EValue*> args, const char* op,
-                 size_t k, Number* out) {
-  const EValue& v = *args[k];
+// Reads argument k, an Int or a Double.
+bool read_number(KernelArgs& checked, size_t k, Number* out) {
+  if (!checked.ok()) {
+    return false;
+  }
+  const EValue& v = checked.value(k);
   if (v.is_int()) {
     out->is_int = true;
     out->i = v.to_int();
@@ -70,39 +69,29 @@ bool read_number(KernelContext& ctx, Span<EValue*> args, const char* op,
     out->d = v.to_double();
     return true;
   }
-  return fail(ctx, Error::InvalidType, op,
-              "argument %zu should be Int or Double, got %s", k,
-              tag_name(v.tag()));
+  return checked.wrong_type(k, "Int or Double");
 }
 
-// Reads the two numeric operands of a binary op with three args.
-bool read_binary(KernelContext& ctx, Span<EValue*> args, const char* op,
-                 Number* a, Number* b) {
-  return check_arg_count(ctx, args, op, 3) && read_number(ctx, args, op, 0, a) &&
-         read_number(ctx, args, op, 1, b);
+// Reads the two numeric operands of a binary op ([a, b, out]).
+bool read_binary(KernelArgs& checked, Number* a, Number* b) {
+  return read_number(checked, 0, a) && read_number(checked, 1, b);
 }
 
 // Reads two Int operands (the int-only overloads).
-bool read_int_pair(KernelContext& ctx, Span<EValue*> args, const char* op,
-                   int64_t* a, int64_t* b) {
-  if (!check_arg_count(ctx, args, op, 3) ||
-      !check_tag(ctx, args, op, 0, Tag::Int) ||
-      !check_tag(ctx, args, op, 1, Tag::Int)) {
-    return false;
-  }
-  *a = args[0]->to_int();
-  *b = args[1]->to_int();
-  return true;
+bool read_int_pair(KernelArgs& checked, int64_t* a, int64_t* b) {
+  *a = checked.int_value(0);
+  *b = checked.int_value(1);
+  return checked.ok();
 }
 
-bool overflow_error(KernelContext& ctx, const char* op, const char* what,
-                    int64_t a, int64_t b) {
-  return fail(ctx, Error::InvalidArgument, op,
-              "int64 overflow in %" PRId64 " %s %" PRId64, a, what, b);
+bool overflow_error(KernelArgs& checked, const char* what, int64_t a,
+                    int64_t b) {
+  return checked.fail(Error::InvalidArgument,
+                      "int64 overflow in %" PRId64 " %s %" PRId64, a, what, b);
 }
 
-bool zero_division_error(KernelContext& ctx, const char* op) {
-  return fail(ctx, Error::InvalidArgument, op, "division by zero");
+bool zero_division_error(KernelArgs& checked) {
+  return checked.fail(Error::InvalidArgument, "division by zero");
 }
 
 // Python's int floor division; b != 0 and (a, b) != (INT64_MIN, -1).
@@ -140,14 +129,13 @@ double floor_div_double(double a, double b) {
 }
 
 // Checks a divisor for the int and double paths.
-bool check_divisor(KernelContext& ctx, const char* op, const Number& a,
-                   const Number& b) {
+bool check_divisor(KernelArgs& checked, const Number& a, const Number& b) {
   if (b.as_double() == 0.0) {
-    return zero_division_error(ctx, op);
+    return zero_division_error(checked);
   }
   if (a.is_int && b.is_int && a.i == std::numeric_limits<int64_t>::min() &&
       b.i == -1) {
-    return overflow_error(ctx, op, "//", a.i, b.i);
+    return overflow_error(checked, "//", a.i, b.i);
   }
   return true;
 }
@@ -157,8 +145,9 @@ enum class Arith { Add, Sub, Mul };
 template <Arith kOp>
 void arith(KernelContext& ctx, Span<EValue*> args, const char* op,
            const char* symbol) {
+  KernelArgs checked(ctx, args, op, 3);
   Number a, b;
-  if (!read_binary(ctx, args, op, &a, &b)) {
+  if (!read_binary(checked, &a, &b)) {
     return;
   }
   if (a.is_int && b.is_int) {
@@ -170,7 +159,7 @@ void arith(KernelContext& ctx, Span<EValue*> args, const char* op,
       case Arith::Mul: overflow = __builtin_mul_overflow(a.i, b.i, &r); break;
     }
     if (overflow) {
-      overflow_error(ctx, op, symbol, a.i, b.i);
+      overflow_error(checked, symbol, a.i, b.i);
       return;
     }
     *args[2] = EValue(r);
@@ -198,9 +187,9 @@ void mul_scalar(KernelContext& ctx, Span<EValue*> args) {
 }
 
 void floordiv_scalar(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs checked(ctx, args, kFloorDiv, 3);
   Number a, b;
-  if (!read_binary(ctx, args, kFloorDiv, &a, &b) ||
-      !check_divisor(ctx, kFloorDiv, a, b)) {
+  if (!read_binary(checked, &a, &b) || !check_divisor(checked, a, b)) {
     return;
   }
   if (a.is_int && b.is_int) {
@@ -211,12 +200,13 @@ void floordiv_scalar(KernelContext& ctx, Span<EValue*> args) {
 }
 
 void truediv_scalar(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs checked(ctx, args, kTrueDiv, 3);
   Number a, b;
-  if (!read_binary(ctx, args, kTrueDiv, &a, &b)) {
+  if (!read_binary(checked, &a, &b)) {
     return;
   }
   if (b.as_double() == 0.0) {
-    zero_division_error(ctx, kTrueDiv);
+    zero_division_error(checked);
     return;
   }
   *args[2] = EValue(a.as_double() / b.as_double());
@@ -225,12 +215,13 @@ void truediv_scalar(KernelContext& ctx, Span<EValue*> args) {
 // mod.Scalar, mod.int and floordiv.int take ints only (upstream rejects
 // other tags for mod.Scalar too).
 void mod_impl(KernelContext& ctx, Span<EValue*> args, const char* op) {
+  KernelArgs checked(ctx, args, op, 3);
   int64_t a = 0, b = 0;
-  if (!read_int_pair(ctx, args, op, &a, &b)) {
+  if (!read_int_pair(checked, &a, &b)) {
     return;
   }
   if (b == 0) {
-    zero_division_error(ctx, op);
+    zero_division_error(checked);
     return;
   }
   *args[2] = EValue(mod_int(a, b));
@@ -244,25 +235,26 @@ void mod_int_op(KernelContext& ctx, Span<EValue*> args) {
 }
 
 void floordiv_int(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs checked(ctx, args, kFloorDivInt, 3);
   int64_t a = 0, b = 0;
-  if (!read_int_pair(ctx, args, kFloorDivInt, &a, &b)) {
+  if (!read_int_pair(checked, &a, &b)) {
     return;
   }
   if (b == 0) {
-    zero_division_error(ctx, kFloorDivInt);
+    zero_division_error(checked);
     return;
   }
   if (a == std::numeric_limits<int64_t>::min() && b == -1) {
-    overflow_error(ctx, kFloorDivInt, "//", a, b);
+    overflow_error(checked, "//", a, b);
     return;
   }
   *args[2] = EValue(floor_div_int(a, b));
 }
 
 void neg_scalar(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs checked(ctx, args, kNeg, 2);
   Number a;
-  if (!check_arg_count(ctx, args, kNeg, 2) ||
-      !read_number(ctx, args, kNeg, 0, &a)) {
+  if (!read_number(checked, 0, &a)) {
     return;
   }
   if (!a.is_int) {
@@ -270,32 +262,34 @@ void neg_scalar(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   if (a.i == std::numeric_limits<int64_t>::min()) {
-    fail(ctx, Error::InvalidArgument, kNeg, "int64 overflow in -(%" PRId64 ")",
-         a.i);
+    checked.fail(Error::InvalidArgument, "int64 overflow in -(%" PRId64 ")",
+                 a.i);
     return;
   }
   *args[1] = EValue(int64_t(-a.i));
 }
 
 void sym_float_scalar(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs checked(ctx, args, kSymFloat, 2);
   Number a;
-  if (!check_arg_count(ctx, args, kSymFloat, 2) ||
-      !read_number(ctx, args, kSymFloat, 0, &a)) {
+  if (!read_number(checked, 0, &a)) {
     return;
   }
   *args[1] = EValue(a.as_double());
 }
 
 void sym_max_scalar(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs checked(ctx, args, kSymMax, 3);
   int64_t a = 0, b = 0;
-  if (read_int_pair(ctx, args, kSymMax, &a, &b)) {
+  if (read_int_pair(checked, &a, &b)) {
     *args[2] = EValue(a > b ? a : b);
   }
 }
 
 void sym_min_scalar(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs checked(ctx, args, kSymMin, 3);
   int64_t a = 0, b = 0;
-  if (read_int_pair(ctx, args, kSymMin, &a, &b)) {
+  if (read_int_pair(checked, &a, &b)) {
     *args[2] = EValue(a < b ? a : b);
   }
 }

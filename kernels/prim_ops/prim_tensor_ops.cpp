@@ -16,15 +16,11 @@
 #include <cinttypes>
 #include <cstdint>
 
-#include "kernels/prim_ops/prim_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
-
-using prim::check_arg_count;
-using prim::check_tag;
-using prim::fail;
 
 constexpr char kSymSize[] = "aten::sym_size.int";
 constexpr char kSymStride[] = "aten::sym_stride.int";
@@ -34,18 +30,17 @@ constexpr char kLocalScalarDense[] = "aten::_local_scalar_dense";
 // Reads [Tensor, Int dim, out] and normalizes dim into [0, rank).
 bool read_tensor_dim(KernelContext& ctx, Span<EValue*> args, const char* op,
                      Tensor* self, size_t* dim) {
-  if (!check_arg_count(ctx, args, op, 3) ||
-      !check_tag(ctx, args, op, 0, Tag::Tensor) ||
-      !check_tag(ctx, args, op, 1, Tag::Int)) {
+  KernelArgs a(ctx, args, op, 3);
+  *self = a.tensor_maybe_unbound(0);
+  const int64_t d = a.int_value(1);
+  if (!a.ok()) {
     return false;
   }
-  *self = args[0]->to_tensor();
   const int64_t rank = int64_t(self->dim());
-  const int64_t d = args[1]->to_int();
   if (d < -rank || d >= rank) {
-    return fail(ctx, Error::InvalidArgument, op,
-                "dim %" PRId64 " out of range for a tensor of rank %" PRId64,
-                d, rank);
+    return a.fail(Error::InvalidArgument,
+                  "dim %" PRId64 " out of range for a tensor of rank %" PRId64,
+                  d, rank);
   }
   *dim = size_t(d < 0 ? d + rank : d);
   return true;
@@ -68,11 +63,11 @@ void sym_stride_int(KernelContext& ctx, Span<EValue*> args) {
 }
 
 void sym_numel(KernelContext& ctx, Span<EValue*> args) {
-  if (!check_arg_count(ctx, args, kSymNumel, 2) ||
-      !check_tag(ctx, args, kSymNumel, 0, Tag::Tensor)) {
-    return;
+  KernelArgs a(ctx, args, kSymNumel, 2);
+  const Tensor self = a.tensor_maybe_unbound(0);
+  if (a.ok()) {
+    *args[1] = EValue(int64_t(self.numel()));
   }
-  *args[1] = EValue(int64_t(args[0]->to_tensor().numel()));
 }
 
 template <typename T>
@@ -86,20 +81,19 @@ EValue first_as_double(Tensor t) {
 }
 
 void local_scalar_dense(KernelContext& ctx, Span<EValue*> args) {
-  const char* op = kLocalScalarDense;
-  if (!check_arg_count(ctx, args, op, 2) ||
-      !check_tag(ctx, args, op, 0, Tag::Tensor)) {
+  KernelArgs a(ctx, args, kLocalScalarDense, 2);
+  const Tensor self = a.tensor_maybe_unbound(0);
+  if (!a.ok()) {
     return;
   }
-  const Tensor self = args[0]->to_tensor();
   if (self.numel() < 1) {
-    fail(ctx, Error::InvalidArgument, op,
-         "expected a tensor with at least 1 element, got %" PRId64,
-         self.numel());
+    a.fail(Error::InvalidArgument,
+           "expected a tensor with at least 1 element, got %" PRId64,
+           self.numel());
     return;
   }
   if (self.const_data_ptr() == nullptr) {
-    fail(ctx, Error::InvalidArgument, op, "tensor has no data");
+    a.fail(Error::InvalidArgument, "tensor has no data");
     return;
   }
   EValue result;
@@ -118,8 +112,8 @@ void local_scalar_dense(KernelContext& ctx, Span<EValue*> args) {
       result = EValue(self.const_data_ptr<uint8_t>()[0] != 0);
       break;
     default:
-      fail(ctx, Error::InvalidArgument, op, "unsupported dtype %s",
-           scalar_type_name(self.scalar_type()));
+      a.fail(Error::InvalidArgument, "unsupported dtype %s",
+             scalar_type_name(self.scalar_type()));
       return;
   }
   *args[1] = result;

@@ -15,27 +15,39 @@
 namespace ember {
 
 enum class [[nodiscard]] Error : uint32_t {
+  // System.
   Ok = 0x00,
-  Internal = 0x01,
-  InvalidState = 0x02,
-  EndOfMethod = 0x03,
+  Internal = 0x01,      // a broken invariant of Ember itself, not bad input
+  InvalidState = 0x02,  // the object is not ready for the call (an input
+                        // never set, a tensor with no storage)
+  EndOfMethod = 0x03,   // (upstream's numbering; unused)
 
-  NotSupported = 0x10,
-  NotImplemented = 0x11,
-  InvalidArgument = 0x12,
-  InvalidType = 0x13,
-  OperatorMissing = 0x14,
-  ExecutionLimit = 0x15,
+  // Logical: the call, or a value it was given, is wrong.
+  NotSupported = 0x10,     // valid, but outside what this runtime or
+                           // backend implements
+  NotImplemented = 0x11,   // (upstream's numbering; unused)
+  InvalidArgument = 0x12,  // a value is out of range or inconsistent (a dim,
+                           // a shape, a dtype mismatch)
+  InvalidType = 0x13,      // a value is of the wrong type for the operation
+                           // (an operator argument whose tag the operator
+                           // does not take)
+  OperatorMissing = 0x14,  // operators a method needs are not registered
+  ExecutionLimit = 0x15,   // the method's instruction budget ran out
 
-  NotFound = 0x20,
-  MemoryAllocationFailed = 0x21,
-  AccessFailed = 0x22,
-  InvalidProgram = 0x23,
-  InvalidExternalData = 0x24,
+  // Resources.
+  NotFound = 0x20,                // something looked up is not there (a
+                                  // method, a key, a backend, a test case)
+  MemoryAllocationFailed = 0x21,  // an allocator the caller gave ran out
+  AccessFailed = 0x22,            // reading the data (file, mmap) failed
+  InvalidProgram = 0x23,          // the program is malformed: its bytes, or
+                                  // an instruction that calls an operator
+                                  // with an argument count it does not take
+  InvalidExternalData = 0x24,     // (upstream's numbering; unused)
 
-  DelegateInvalidCompatibility = 0x30,
-  DelegateMemoryAllocationFailed = 0x31,
-  DelegateInvalidHandle = 0x32,
+  // Delegates.
+  DelegateInvalidCompatibility = 0x30,    // a blob this backend cannot read
+  DelegateMemoryAllocationFailed = 0x31,  // the backend could not allocate
+  DelegateInvalidHandle = 0x32,  // (upstream's numbering; unused)
 };
 
 // A short stable name for `e` ("InvalidProgram"); never null.

@@ -32,6 +32,38 @@ void append_error_message(const char* fmt, ...) {
 
 void clear_error_message() { g_message[0] = '\0'; }
 
+void prefix_error_message(const char* fallback, const char* fmt, ...) {
+  char context[kMaxErrorMessage];
+  va_list args;
+  va_start(args, fmt);
+  if (vsnprintf(context, sizeof(context), fmt, args) < 0) {
+    context[0] = '\0';
+  }
+  va_end(args);
+  if (g_message[0] == '\0') {
+    snprintf(g_message, kMaxErrorMessage, "%s: %s", context,
+             fallback != nullptr ? fallback : "");
+    return;
+  }
+  // Move the previous message right, in place, to make room for
+  // "<context>: "; what no longer fits falls off its end.
+  const size_t context_size = strnlen(context, sizeof(context));
+  const size_t shift = context_size + 2;
+  if (shift >= kMaxErrorMessage - 1) {
+    snprintf(g_message, kMaxErrorMessage, "%s: ", context);
+    return;
+  }
+  size_t kept = strnlen(g_message, kMaxErrorMessage);
+  if (kept > kMaxErrorMessage - 1 - shift) {
+    kept = kMaxErrorMessage - 1 - shift;
+  }
+  memmove(g_message + shift, g_message, kept);
+  g_message[shift + kept] = '\0';
+  memcpy(g_message, context, context_size);
+  g_message[context_size] = ':';
+  g_message[context_size + 1] = ' ';
+}
+
 void printable_bytes(const void* bytes, size_t n, char* out, size_t out_size) {
   if (out_size == 0) return;
   const unsigned char* b = static_cast<const unsigned char*>(bytes);

@@ -2,7 +2,6 @@
 #include "runtime/executor/method.h"
 
 #include <cinttypes>
-#include <cstdio>
 #include <cstring>
 
 #include "runtime/core/error_message.h"
@@ -85,10 +84,8 @@ Error Method::set_tensor_input(const Tensor& input, size_t index, EValue& slot) 
   }
   const Error resized = resize_tensor(target, input.sizes());
   if (resized != Error::Ok) {
-    char cause[kMaxErrorMessage];
-    snprintf(cause, sizeof(cause), "%s", last_error_message());
-    set_error_message("method '%s' input %zu: shape not accepted: %s", name(), index,
-                      cause);
+    prefix_error_message(error_name(resized), "method '%s' input %zu: shape not accepted",
+                         name(), index);
     return Error::InvalidArgument;
   }
   if (target.mutable_data_ptr() == nullptr) {
@@ -180,11 +177,9 @@ Error Method::run_kernel(const Instruction& ins, size_t chain, size_t pc) {
   }
   const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
   const char* overload = op->overload() ? op->overload()->c_str() : "";
-  char cause[kMaxErrorMessage];
-  snprintf(cause, sizeof(cause), "%s", last_error_message());
-  set_error_message("method '%s' chain %zu instruction %zu (%s%s%s) failed: %s",
-                    name(), chain, pc, op->name()->c_str(), overload[0] ? "." : "",
-                    overload, cause[0] ? cause : error_name(context.failure()));
+  prefix_error_message(error_name(context.failure()),
+                       "method '%s' chain %zu instruction %zu (%s%s%s) failed", name(),
+                       chain, pc, op->name()->c_str(), overload[0] ? "." : "", overload);
   return context.failure();
 }
 
@@ -197,13 +192,10 @@ Error Method::run_delegate(const Instruction& ins, size_t chain, size_t pc) {
   if (err == Error::Ok) {
     return Error::Ok;
   }
-  char cause[kMaxErrorMessage];
-  snprintf(cause, sizeof(cause), "%s", last_error_message());
-  set_error_message("method '%s' chain %zu instruction %zu (delegate %u '%s') "
-                    "failed: %s",
-                    name(), chain, pc, ins.index,
-                    plan_->delegates()->Get(ins.index)->id()->c_str(),
-                    cause[0] ? cause : error_name(err));
+  prefix_error_message(error_name(err),
+                       "method '%s' chain %zu instruction %zu (delegate %u '%s') failed",
+                       name(), chain, pc, ins.index,
+                       plan_->delegates()->Get(ins.index)->id()->c_str());
   return err;
 }
 

@@ -9,8 +9,6 @@
 //
 // Execute: the first call of a sequence runs the fused function; when it
 // declines, the calls run one by one as written.
-#include <cinttypes>
-#include <cstdio>
 #include <cstring>
 
 #include "runtime/core/error_message.h"
@@ -189,11 +187,9 @@ Error Method::run_fused(const Instruction& ins, size_t chain, size_t pc, bool* r
   if (!*ran || context.failure() == Error::Ok) {
     return Error::Ok;
   }
-  char cause[kMaxErrorMessage];
-  snprintf(cause, sizeof(cause), "%s", last_error_message());
-  set_error_message("method '%s' chain %zu instructions %zu-%zu (fused %s) failed: %s", name(),
-                    chain, pc, pc + f.pattern->count - 1, f.pattern->name,
-                    cause[0] ? cause : error_name(context.failure()));
+  prefix_error_message(error_name(context.failure()),
+                       "method '%s' chain %zu instructions %zu-%zu (fused %s) failed", name(),
+                       chain, pc, pc + f.pattern->count - 1, f.pattern->name);
   return context.failure();
 }
 

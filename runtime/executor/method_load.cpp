@@ -399,11 +399,9 @@ Error Method::init_delegates() {
     Result<DelegateHandle*> handle =
         delegate.backend->init(context, &delegate.processed, {specs, num_specs});
     if (!handle.ok()) {
-      char cause[kMaxErrorMessage];
-      snprintf(cause, sizeof(cause), "%s", last_error_message());
-      set_error_message("method '%s': delegate %zu ('%s') failed to initialize: %s",
-                        name(), i, d->id()->c_str(),
-                        cause[0] ? cause : error_name(handle.error()));
+      prefix_error_message(error_name(handle.error()),
+                           "method '%s': delegate %zu ('%s') failed to initialize",
+                           name(), i, d->id()->c_str());
       return handle.error();
     }
     delegate.handle = *handle;

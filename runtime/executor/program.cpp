@@ -18,6 +18,186 @@ bool add_overflows(uint64_t a, uint64_t b, uint64_t* sum) {
   return __builtin_add_overflow(a, b, sum);
 }
 
+// Where the file head says the flatbuffer ends and the segments begin.
+struct FileLayout {
+  uint64_t program_size = 0;  // bytes of the flatbuffer, from offset 0
+  uint64_t segment_base_offset = 0;
+  bool has_segment_base = false;
+};
+
+// The file's size, at least a flatbuffer header.
+Result<size_t> read_file_size(DataLoader* loader) {
+  Result<size_t> file_size_result = loader->size();
+  if (!file_size_result.ok()) {
+    return file_size_result.error();
+  }
+  const size_t file_size = *file_size_result;
+  EMBER_CHECK_OR_RETURN(file_size >= kFlatbufferHeaderSize, Error::InvalidProgram,
+                        "truncated: the file is %zu bytes, a program needs at "
+                        "least %zu",
+                        file_size, kFlatbufferHeaderSize);
+  return file_size;
+}
+
+// The file identifier in the first `head_size` bytes: ET12, or a message
+// saying what the file is instead.
+Error check_identifier(const uint8_t* head_bytes, size_t head_size) {
+  switch (check_program_header(head_bytes, head_size)) {
+    case HeaderStatus::Compatible:
+      return Error::Ok;
+    case HeaderStatus::OtherVersion: {
+      char id[17];
+      printable_identifier(head_bytes + 4, id);
+      set_error_message("a program of another format version: identifier "
+                        "'%s', this runtime reads 'ET12'",
+                        id);
+      return Error::InvalidProgram;
+    }
+    case HeaderStatus::NotAProgram: {
+      char id[17];
+      printable_identifier(head_bytes + 4, id);
+      set_error_message("not an ExecuTorch program: file identifier '%s' "
+                        "(expected 'ET12'%s)",
+                        id,
+                        std::memcmp(head_bytes + 4, "BP", 2) == 0
+                            ? "; this looks like a bundled program, open it "
+                              "with the bundled_program API"
+                            : "");
+      return Error::InvalidProgram;
+    }
+    case HeaderStatus::Truncated:
+      set_error_message("truncated: file head is %zu bytes", head_size);
+      return Error::InvalidProgram;
+  }
+  return Error::Ok;
+}
+
+// The extended header's sizes and offsets, against the file size.
+Error check_extended_header(const ExtendedHeader& eh, size_t file_size,
+                            FileLayout* layout) {
+  EMBER_CHECK_OR_RETURN(
+      eh.program_size >= kFlatbufferHeaderSize && eh.program_size <= file_size,
+      Error::InvalidProgram,
+      "%s: extended header gives a program size of %" PRIu64
+      " bytes, the file has %zu",
+      eh.program_size > file_size ? "truncated" : "invalid program size",
+      eh.program_size, file_size);
+  layout->program_size = eh.program_size;
+  if (eh.segment_base_offset == 0) {
+    return Error::Ok;
+  }
+  EMBER_CHECK_OR_RETURN(
+      eh.segment_base_offset >= layout->program_size &&
+          eh.segment_base_offset <= file_size,
+      Error::InvalidProgram,
+      "extended header segment base offset %" PRIu64
+      " is outside [program size %" PRIu64 ", file size %zu]",
+      eh.segment_base_offset, layout->program_size, file_size);
+  uint64_t segments_end = 0;
+  EMBER_CHECK_OR_RETURN(
+      !eh.has_segment_data_size ||
+          (!add_overflows(eh.segment_base_offset, eh.segment_data_size,
+                          &segments_end) &&
+           segments_end <= file_size),
+      Error::InvalidProgram,
+      "truncated: segment data [%" PRIu64 ", +%" PRIu64
+      ") extends past the end of the file (%zu bytes)",
+      eh.segment_base_offset, eh.segment_data_size, file_size);
+  layout->segment_base_offset = eh.segment_base_offset;
+  layout->has_segment_base = true;
+  return Error::Ok;
+}
+
+// Phase 1: the file head (identifier, optional extended header). The head
+// bytes are released before the flatbuffer is loaded.
+Result<FileLayout> read_file_head(DataLoader* loader, size_t file_size) {
+  const size_t head_size =
+      file_size < ExtendedHeader::kNumHeadBytes ? file_size
+                                                : ExtendedHeader::kNumHeadBytes;
+  Result<FreeableBuffer> head = loader->load(0, head_size, SegmentKind::Program);
+  if (!head.ok()) {
+    return head.error();
+  }
+  const uint8_t* head_bytes = static_cast<const uint8_t*>(head->data());
+  EMBER_RETURN_IF_ERROR(check_identifier(head_bytes, head_size));
+  FileLayout layout;
+  layout.program_size = file_size;
+  Result<ExtendedHeader> eh = ExtendedHeader::parse(head_bytes, head_size);
+  if (eh.ok()) {
+    EMBER_RETURN_IF_ERROR(check_extended_header(*eh, file_size, &layout));
+  } else if (eh.error() != Error::NotFound) {
+    return eh.error();
+  }
+  return layout;
+}
+
+// Phase 2: the flatbuffer, loaded and structurally verified (flatbuffers
+// Verifier, then the alignment of vector elements).
+Result<FreeableBuffer> load_verified_flatbuffer(DataLoader* loader,
+                                                uint64_t program_size) {
+  Result<FreeableBuffer> data =
+      loader->load(0, size_t(program_size), SegmentKind::Program);
+  if (!data.ok()) {
+    return data.error();
+  }
+  const uint8_t* bytes = static_cast<const uint8_t*>(data->data());
+  flatbuffers::Verifier::Options options;
+  options.max_depth = 64;
+  options.max_tables = 100000000;
+  options.check_alignment = true;
+  flatbuffers::Verifier verifier(bytes, size_t(program_size), options);
+  EMBER_CHECK_OR_RETURN(
+      ember_fb::VerifyProgramBuffer(verifier), Error::InvalidProgram,
+      "malformed or truncated program: the flatbuffer (%" PRIu64
+      " bytes) failed structural verification",
+      program_size);
+  EMBER_RETURN_IF_ERROR(validate_vector_alignment(ember_fb::GetProgram(bytes)));
+  return static_cast<FreeableBuffer&&>(*data);
+}
+
+// Phase 3: every non-empty segment of the segment table lies in the file.
+Error check_segment_table(const ember_fb::Program* fb, const FileLayout& layout,
+                          size_t file_size) {
+  if (fb->segments() == nullptr) {
+    return Error::Ok;
+  }
+  for (flatbuffers::uoffset_t i = 0; i < fb->segments()->size(); ++i) {
+    const ember_fb::DataSegment* seg = fb->segments()->Get(i);
+    uint64_t start = 0;
+    uint64_t end = 0;
+    EMBER_CHECK_OR_RETURN(seg != nullptr, Error::InvalidProgram,
+                          "segment %u is null", i);
+    if (seg->size() == 0) {
+      continue;  // empty placeholder segments need no file bytes
+    }
+    EMBER_CHECK_OR_RETURN(
+        layout.has_segment_base, Error::InvalidProgram,
+        "segment %u has %" PRIu64
+        " bytes but the file has no extended header giving a segment base",
+        i, seg->size());
+    EMBER_CHECK_OR_RETURN(
+        !add_overflows(layout.segment_base_offset, seg->offset(), &start) &&
+            !add_overflows(start, seg->size(), &end) && end <= file_size,
+        Error::InvalidProgram,
+        "truncated or invalid segment %u: [%" PRIu64 ", +%" PRIu64
+        ") past segment base %" PRIu64 " exceeds the file size %zu",
+        i, seg->offset(), seg->size(), layout.segment_base_offset, file_size);
+  }
+  return Error::Ok;
+}
+
+// InternalConsistency: every method checked now, not when it loads.
+Error validate_every_method(const Program& program) {
+  const ember_fb::Program* fb = program.flatbuffer();
+  if (fb->execution_plan() == nullptr) {
+    return Error::Ok;
+  }
+  for (flatbuffers::uoffset_t i = 0; i < fb->execution_plan()->size(); ++i) {
+    EMBER_RETURN_IF_ERROR(validate_execution_plan(program, fb->execution_plan()->Get(i)));
+  }
+  return Error::Ok;
+}
+
 }  // namespace
 
 HeaderStatus check_program_header(const void* data, size_t size) {
@@ -51,153 +231,30 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
   clear_error_message();
   EMBER_CHECK_OR_RETURN(loader != nullptr, Error::InvalidArgument,
                         "Program::load: loader is null");
-  Result<size_t> file_size_result = loader->size();
-  if (!file_size_result.ok()) {
-    return file_size_result.error();
+  Result<size_t> file_size = read_file_size(loader);
+  if (!file_size.ok()) {
+    return file_size.error();
   }
-  const size_t file_size = *file_size_result;
-  EMBER_CHECK_OR_RETURN(file_size >= kFlatbufferHeaderSize, Error::InvalidProgram,
-                        "truncated: the file is %zu bytes, a program needs at "
-                        "least %zu",
-                        file_size, kFlatbufferHeaderSize);
-
-  // Phase 1: the file head.
-  const size_t head_size =
-      file_size < ExtendedHeader::kNumHeadBytes ? file_size
-                                                : ExtendedHeader::kNumHeadBytes;
-  Result<FreeableBuffer> head = loader->load(0, head_size, SegmentKind::Program);
-  if (!head.ok()) {
-    return head.error();
+  Result<FileLayout> layout = read_file_head(loader, *file_size);
+  if (!layout.ok()) {
+    return layout.error();
   }
-  const uint8_t* head_bytes = static_cast<const uint8_t*>(head->data());
-  switch (check_program_header(head_bytes, head_size)) {
-    case HeaderStatus::Compatible:
-      break;
-    case HeaderStatus::OtherVersion: {
-      char id[17];
-      printable_identifier(head_bytes + 4, id);
-      set_error_message("a program of another format version: identifier "
-                        "'%s', this runtime reads 'ET12'",
-                        id);
-      return Error::InvalidProgram;
-    }
-    case HeaderStatus::NotAProgram: {
-      char id[17];
-      printable_identifier(head_bytes + 4, id);
-      set_error_message("not an ExecuTorch program: file identifier '%s' "
-                        "(expected 'ET12'%s)",
-                        id,
-                        std::memcmp(head_bytes + 4, "BP", 2) == 0
-                            ? "; this looks like a bundled program, open it "
-                              "with the bundled_program API"
-                            : "");
-      return Error::InvalidProgram;
-    }
-    case HeaderStatus::Truncated:
-      set_error_message("truncated: file head is %zu bytes", head_size);
-      return Error::InvalidProgram;
+  Result<FreeableBuffer> data = load_verified_flatbuffer(loader, layout->program_size);
+  if (!data.ok()) {
+    return data.error();
   }
 
   Program program;
   program.loader_ = loader;
-  uint64_t program_size = file_size;
-  Result<ExtendedHeader> eh = ExtendedHeader::parse(head_bytes, head_size);
-  if (eh.ok()) {
-    EMBER_CHECK_OR_RETURN(
-        eh->program_size >= kFlatbufferHeaderSize &&
-            eh->program_size <= file_size,
-        Error::InvalidProgram,
-        "%s: extended header gives a program size of %" PRIu64
-        " bytes, the file has %zu",
-        eh->program_size > file_size ? "truncated" : "invalid program size",
-        eh->program_size, file_size);
-    program_size = eh->program_size;
-    if (eh->segment_base_offset != 0) {
-      EMBER_CHECK_OR_RETURN(
-          eh->segment_base_offset >= program_size &&
-              eh->segment_base_offset <= file_size,
-          Error::InvalidProgram,
-          "extended header segment base offset %" PRIu64
-          " is outside [program size %" PRIu64 ", file size %zu]",
-          eh->segment_base_offset, program_size, file_size);
-      uint64_t segments_end = 0;
-      EMBER_CHECK_OR_RETURN(
-          !eh->has_segment_data_size ||
-              (!add_overflows(eh->segment_base_offset, eh->segment_data_size,
-                              &segments_end) &&
-               segments_end <= file_size),
-          Error::InvalidProgram,
-          "truncated: segment data [%" PRIu64 ", +%" PRIu64
-          ") extends past the end of the file (%zu bytes)",
-          eh->segment_base_offset, eh->segment_data_size, file_size);
-      program.segment_base_offset_ = eh->segment_base_offset;
-      program.has_segment_base_ = true;
-    }
-  } else if (eh.error() != Error::NotFound) {
-    return eh.error();
-  }
-  head->free();
-
-  // Phase 2: the flatbuffer, structurally verified.
-  Result<FreeableBuffer> data =
-      loader->load(0, size_t(program_size), SegmentKind::Program);
-  if (!data.ok()) {
-    return data.error();
-  }
+  program.segment_base_offset_ = layout->segment_base_offset;
+  program.has_segment_base_ = layout->has_segment_base;
   program.program_data_ = static_cast<FreeableBuffer&&>(*data);
-  const uint8_t* bytes = static_cast<const uint8_t*>(program.program_data_.data());
-  {
-    flatbuffers::Verifier::Options options;
-    options.max_depth = 64;
-    options.max_tables = 100000000;
-    options.check_alignment = true;
-    flatbuffers::Verifier verifier(bytes, size_t(program_size), options);
-    EMBER_CHECK_OR_RETURN(
-        ember_fb::VerifyProgramBuffer(verifier), Error::InvalidProgram,
-        "malformed or truncated program: the flatbuffer (%" PRIu64
-        " bytes) failed structural verification",
-        program_size);
-  }
-  program.program_ = ember_fb::GetProgram(bytes);
-  const ember_fb::Program* fb = program.program_;
-  EMBER_RETURN_IF_ERROR(validate_vector_alignment(fb));
-
-  // Phase 3: the segment table, against the file.
-  if (fb->segments() != nullptr) {
-    for (flatbuffers::uoffset_t i = 0; i < fb->segments()->size(); ++i) {
-      const ember_fb::DataSegment* seg = fb->segments()->Get(i);
-      uint64_t start = 0;
-      uint64_t end = 0;
-      EMBER_CHECK_OR_RETURN(seg != nullptr, Error::InvalidProgram,
-                            "segment %u is null", i);
-      if (seg->size() == 0) {
-        continue;  // empty placeholder segments need no file bytes
-      }
-      EMBER_CHECK_OR_RETURN(
-          program.has_segment_base_, Error::InvalidProgram,
-          "segment %u has %" PRIu64
-          " bytes but the file has no extended header giving a segment base",
-          i, seg->size());
-      EMBER_CHECK_OR_RETURN(
-          !add_overflows(program.segment_base_offset_, seg->offset(), &start) &&
-              !add_overflows(start, seg->size(), &end) && end <= file_size,
-          Error::InvalidProgram,
-          "truncated or invalid segment %u: [%" PRIu64 ", +%" PRIu64
-          ") past segment base %" PRIu64 " exceeds the file size %zu",
-          i, seg->offset(), seg->size(), program.segment_base_offset_,
-          file_size);
-    }
-  }
-
+  program.program_ = ember_fb::GetProgram(program.program_data_.data());
+  EMBER_RETURN_IF_ERROR(check_segment_table(program.program_, *layout, *file_size));
   // Phase 4: constants.
   EMBER_RETURN_IF_ERROR(program.load_constant_segment());
-
-  if (verification == Verification::InternalConsistency &&
-      fb->execution_plan() != nullptr) {
-    for (flatbuffers::uoffset_t i = 0; i < fb->execution_plan()->size(); ++i) {
-      EMBER_RETURN_IF_ERROR(
-          validate_execution_plan(program, fb->execution_plan()->Get(i)));
-    }
+  if (verification == Verification::InternalConsistency) {
+    EMBER_RETURN_IF_ERROR(validate_every_method(program));
   }
   return Result<Program>(static_cast<Program&&>(program));
 }

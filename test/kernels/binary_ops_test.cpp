@@ -263,7 +263,7 @@ TEST(Binary, Errors) {
   EXPECT_NE(call_kernel("aten::mul.out", {*a, *c, *wrong, *wrong}), Error::Ok);
   // Wrong argument count and wrong tag.
   EXPECT_EQ(call_kernel("aten::mul.out", {*a, *c, *out}), Error::InvalidProgram);
-  EXPECT_EQ(call_kernel("aten::mul.out", {*a, 3, *out, *out}), Error::InvalidProgram);
+  EXPECT_EQ(call_kernel("aten::mul.out", {*a, 3, *out, *out}), Error::InvalidType);
 }
 
 TEST(Binary, DynamicOutIsResized) {

@@ -186,13 +186,13 @@ TEST(ElementwiseErrors, WrongArgumentTypesAndCounts) {
   auto out = empty(ScalarType::Float, {2});
   // A tensor where the Scalar exponent goes.
   EXPECT_EQ(call_kernel("aten::pow.Tensor_Scalar_out", {*f, *f, *out, *out}),
-            Error::InvalidProgram);
+            Error::InvalidType);
   EXPECT_TRUE(message_has("argument 1 should be Scalar")) << last_error_message();
   // An Int where the rounding mode string goes.
-  EXPECT_EQ(call_kernel("aten::div.out_mode", {*f, *f, 1, *out, *out}), Error::InvalidProgram);
+  EXPECT_EQ(call_kernel("aten::div.out_mode", {*f, *f, 1, *out, *out}), Error::InvalidType);
   // Missing return value.
   EXPECT_EQ(call_kernel("aten::exp.out", {*f, *out}), Error::InvalidProgram);
-  EXPECT_EQ(call_kernel("aten::clamp.out", {*f, *f, 1.0, *out, *out}), Error::InvalidProgram);
+  EXPECT_EQ(call_kernel("aten::clamp.out", {*f, *f, 1.0, *out, *out}), Error::InvalidType);
 }
 
 // NHWC-ordered operands: the plan walks the output's dim order.

@@ -1,5 +1,5 @@
 // Comparisons, logical ops, where, relu, full / full_like.
-#include "kernels/portable/util/kernel_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "test/kernels/kernel_test_util.h"
 
 namespace ember::testing {

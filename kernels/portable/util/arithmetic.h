@@ -11,8 +11,8 @@
 
 #include "kernels/portable/util/elementwise.h"
 #include "kernels/portable/util/scalar_util.h"
-#include "kernels/portable/util/kernel_args.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

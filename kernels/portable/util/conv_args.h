@@ -6,7 +6,7 @@
 
 #include "kernels/optimized/conv.h"
 #include "kernels/portable/util/conv_gemm.h"
-#include "kernels/portable/util/kernel_args.h"
+#include "runtime/kernel/kernel_args.h"
 #include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_context.h"
 

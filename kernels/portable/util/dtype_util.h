@@ -4,11 +4,17 @@
 //   CppTypeOf).
 // - cast_value<D>(s): PyTorch's element conversion (to bool is "!= 0";
 //   Half and BFloat16 go through float).
-// - visit_*_dtype(type, f): the only dtype dispatch. A plain switch that
-//   calls the generic callable `f` with a TypeTag<T>; it returns false (and
-//   calls nothing) for a type outside the set, so the caller reports the
-//   error. Each set is small on purpose: every kernel instantiates its
-//   template once per member.
+// - visit_*_dtype(type, f): the only dtype dispatch (this header is its one
+//   home). A plain switch that calls the generic callable `f` with a
+//   TypeTag<T>; it returns false (and calls nothing) for a type outside the
+//   set, so the caller reports the error. Each set is small on purpose:
+//   every kernel instantiates its template once per member. The name says
+//   the set:
+//     visit_storage_dtype                     the ten storage types
+//     visit_compute_dtype                     storage minus Half, BFloat16
+//     visit_float_or_double_dtype             Float, Double
+//     visit_float_double_half_bfloat16_dtype  Float, Double, Half, BFloat16
+// - OpMath<T>: the type a floating kernel computes in for element type T.
 //
 //   visit_compute_dtype(ct, [&](auto tag) {
 //     using C = typename decltype(tag)::type;
@@ -126,15 +132,37 @@ bool visit_compute_dtype(ScalarType t, F&& f) {
   }
 }
 
-// Float and Double: the matmul, convolution and mean kernels.
+// Float and Double only: the matmul and convolution kernels, and the
+// elementwise ops that compute in floating point (the float unary ops, div,
+// pow, isnan, isinf), called with compute_type_for() of their type.
 template <typename F>
-bool visit_float_dtype(ScalarType t, F&& f) {
+bool visit_float_or_double_dtype(ScalarType t, F&& f) {
   switch (t) {
     case ScalarType::Float: f(TypeTag<float>{}); return true;
     case ScalarType::Double: f(TypeTag<double>{}); return true;
     default: return false;
   }
 }
+
+// Float, Double, Half and BFloat16 (every floating type but the Float8
+// ones): the normalization, softmax, pooling and resampling kernels, which
+// read and write T and compute in OpMath<T>.
+template <typename F>
+bool visit_float_double_half_bfloat16_dtype(ScalarType t, F&& f) {
+  switch (t) {
+    case ScalarType::Float: f(TypeTag<float>{}); return true;
+    case ScalarType::Double: f(TypeTag<double>{}); return true;
+    case ScalarType::Half: f(TypeTag<Half>{}); return true;
+    case ScalarType::BFloat16: f(TypeTag<BFloat16>{}); return true;
+    default: return false;
+  }
+}
+
+// The type a floating kernel computes in: double for Double, float for
+// Float, Half and BFloat16.
+template <typename T>
+using OpMath = typename std::conditional<std::is_same<T, double>::value, double,
+                                         float>::type;
 
 // True for the ten storage types above.
 inline bool is_supported_storage_type(ScalarType t) {

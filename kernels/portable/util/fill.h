@@ -2,8 +2,8 @@
 // ones, fill).
 #pragma once
 
-#include "kernels/portable/util/kernel_args.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

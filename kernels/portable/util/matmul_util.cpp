@@ -97,7 +97,7 @@ bool run_matmul(KernelArgs& args, KernelContext& ctx, ScalarType type,
     return true;
   }
   if (type == ScalarType::Float || type == ScalarType::Double) {
-    visit_float_dtype(type, [&](auto tag) {
+    visit_float_or_double_dtype(type, [&](auto tag) {
       using T = typename decltype(tag)::type;
       const T* pa = static_cast<const T*>(a);
       const T* pb = static_cast<const T*>(b);

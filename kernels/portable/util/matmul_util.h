@@ -1,9 +1,9 @@
 // Argument checks shared by mm, bmm and addmm.
 #pragma once
 
-#include "kernels/portable/util/kernel_args.h"
-#include "runtime/kernel/kernel_context.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
+#include "runtime/kernel/kernel_context.h"
 
 namespace ember {
 

@@ -4,7 +4,7 @@
 
 #include <cstdint>
 
-#include "kernels/portable/util/kernel_args.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

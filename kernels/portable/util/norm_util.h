@@ -6,10 +6,10 @@
 #include <cmath>
 #include <cstdint>
 
-#include "kernels/portable/util/float_dispatch.h"
-#include "kernels/portable/util/kernel_args.h"
+#include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/reduce_ops.h"
 #include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

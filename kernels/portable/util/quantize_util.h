@@ -11,8 +11,8 @@
 #include <limits>
 
 #include "kernels/portable/util/dtype_util.h"
-#include "kernels/portable/util/kernel_args.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

@@ -13,11 +13,11 @@
 #include <type_traits>
 
 #include "kernels/portable/util/dtype_util.h"
-#include "kernels/portable/util/kernel_args.h"
 #include "kernels/portable/util/math_util.h"
 #include "kernels/portable/util/reduce_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

@@ -16,9 +16,9 @@
 
 #include "kernels/portable/util/convert.h"
 #include "kernels/portable/util/dtype_util.h"
-#include "kernels/portable/util/kernel_args.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

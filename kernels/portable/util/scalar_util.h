@@ -9,7 +9,7 @@
 #include <type_traits>
 
 #include "kernels/portable/util/dtype_util.h"
-#include "kernels/portable/util/kernel_args.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

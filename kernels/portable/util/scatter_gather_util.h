@@ -7,8 +7,8 @@
 #pragma once
 
 #include "kernels/portable/util/index_util.h"
-#include "kernels/portable/util/kernel_args.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

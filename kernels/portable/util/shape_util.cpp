@@ -91,8 +91,6 @@ bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes) {
   if (err == Error::Ok) {
     return true;
   }
-  char reason[kMaxErrorMessage / 2];
-  std::snprintf(reason, sizeof(reason), "%s", last_error_message());
   char shape[128];
   size_t used = 0;
   shape[0] = '\0';
@@ -100,7 +98,8 @@ bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes) {
     used += size_t(std::snprintf(shape + used, sizeof(shape) - used, "%s%d",
                                  i == 0 ? "" : ", ", int(sizes[i])));
   }
-  return args.fail(err, "cannot resize out to [%s]: %s", shape, reason);
+  prefix_error_message(error_name(err), "cannot resize out to [%s]", shape);
+  return args.fail_with_cause(err);
 }
 
 bool check_contiguous(KernelArgs& args, Tensor t, const char* what) {

@@ -10,8 +10,8 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "kernels/portable/util/kernel_args.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

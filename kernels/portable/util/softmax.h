@@ -12,7 +12,7 @@
 #include <cmath>
 #include <cstdint>
 
-#include "kernels/portable/util/float_dispatch.h"
+#include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/reduce_ops.h"
 
 namespace ember {

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "kernels/portable/util/kernel_args.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

@@ -1,8 +1,8 @@
 // tril/triu: keep the lower or upper triangle of the last two dims.
 #pragma once
 
-#include "kernels/portable/util/kernel_args.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

@@ -7,9 +7,9 @@
 // torch.can_cast for writing a result into an `out` tensor.
 #pragma once
 
-#include "kernels/portable/util/kernel_args.h"
 #include "runtime/core/scalar_type.h"
 #include "runtime/core/tensor.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

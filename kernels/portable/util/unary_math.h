@@ -76,7 +76,7 @@ void float_unary_run(KernelArgs& args, Tensor self, Tensor out, Op op,
   if (!unary_out_prologue(args, self, out, result, &plan)) {
     return;
   }
-  visit_float_dtype(compute_type_for(result), [&](auto tag) {
+  visit_float_or_double_dtype(compute_type_for(result), [&](auto tag) {
     using C = typename decltype(tag)::type;
     unary_elementwise<C, C>(plan, self, out, [op](C x) { return C(op(x)); });
   });

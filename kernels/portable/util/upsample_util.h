@@ -6,8 +6,8 @@
 #include <cmath>
 #include <cstdint>
 
-#include "kernels/portable/util/kernel_args.h"
 #include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 

@@ -1,10 +1,11 @@
-// Typed access to a boxed kernel's arguments.
+// KernelArgs: checked access to a boxed kernel's arguments, for every
+// kernel library (the portable operators and the prim ops alike).
 //
 // The runtime checks value indices at load, but not that each argument has
 // the type the operator's schema expects (that would need the schema). So a
 // kernel unpacks its arguments through KernelArgs, which checks the count
 // and each tag and records a precise message ("aten::add.out: argument 2
-// should be Tensor, got Int") on the first mismatch. After a mismatch every
+// should be Tensor, got Int") on the first fault. After a fault every
 // accessor returns a harmless default and ok() is false; the kernel checks
 // ok() once before computing.
 //
@@ -16,6 +17,19 @@
 //     if (!a.ok()) return;
 //     ...
 //   }
+//
+// One fault, one Error (the kernel fails with it through its KernelContext;
+// the message starts with the operator name):
+//   - an argument count the operator does not take   -> InvalidProgram
+//   - an argument whose tag the operator does not take -> InvalidType
+//   - a Tensor argument with elements but no storage   -> InvalidState
+//     (tensor(), optional_tensor(), tensor_list(), optional_tensor_list();
+//     not tensor_maybe_unbound())
+// Kernels report their own faults (values out of range, dtypes, shapes)
+// with fail().
+//
+// KernelArgs borrows the context, the argument span and op_name: all must
+// outlive it (op_name is usually a string literal).
 #pragma once
 
 #include <cstddef>
@@ -67,6 +81,9 @@ class KernelArgs final {
   const EValue& value(size_t i) const { return *args_[i]; }
 
   Tensor tensor(size_t i);
+  // A Tensor that may have no storage: for ops that read only its metadata
+  // or alias its data (the prim ops sym_size, et_view, ...).
+  Tensor tensor_maybe_unbound(size_t i);
   Optional<Tensor> optional_tensor(size_t i);  // Tensor or None
   Scalar scalar(size_t i);                      // Int, Double or Bool
   Optional<Scalar> optional_scalar(size_t i);   // scalar or None
@@ -87,13 +104,28 @@ class KernelArgs final {
   // None.
   Optional<int64_t> optional_enum(size_t i) { return optional_int(i); }
 
-  // Records a message and fails the kernel. Always returns false so it can
-  // end an expression: `return a.fail(Error::InvalidArgument, "...")`.
+  // For arguments no typed accessor covers (an Int or a Double, say), with
+  // the accessors' message and Error: check_tag() fails with InvalidType
+  // unless argument i has tag `tag` and returns ok(); wrong_type() reports
+  // that argument i is not `wanted` ("Int or Double"), fails with
+  // InvalidType (unless a fault came first) and returns false.
+  bool check_tag(size_t i, Tag tag);
+  bool wrong_type(size_t i, const char* wanted);
+
+  // Records "<op>: <formatted detail>" and fails the kernel with `error`.
+  // Always returns false so it can end an expression:
+  // `return a.fail(Error::InvalidArgument, "...")`.
   bool fail(Error error, const char* fmt, ...) EMBER_PRINTF_LIKE(3, 4);
+
+  // For an `error` returned by a call that recorded its own message
+  // (resize_tensor, say): puts "<op>: " in front of that message
+  // (prefix_error_message) and fails the kernel. Always returns false.
+  bool fail_with_cause(Error error);
 
  private:
   bool usable(size_t i) const;
   bool expect(size_t i, bool matches, const char* wanted);
+  Tensor any_tensor(size_t i, bool needs_storage);
   bool has_storage(size_t i, const Tensor& t);
 
   KernelContext& context_;

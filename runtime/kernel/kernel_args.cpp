@@ -1,4 +1,4 @@
-#include "kernels/portable/util/kernel_args.h"
+#include "runtime/kernel/kernel_args.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -26,13 +26,23 @@ bool KernelArgs::expect(size_t i, bool matches, const char* wanted) {
   if (!ok_) {
     return false;
   }
-  if (!matches) {
-    set_error_message("%s: argument %zu should be %s, got %s", op_name_, i,
-                      wanted, tag_name(args_[i]->tag()));
-    context_.fail(Error::InvalidProgram);
-    ok_ = false;
+  return matches || wrong_type(i, wanted);
+}
+
+bool KernelArgs::wrong_type(size_t i, const char* wanted) {
+  if (!ok_) {
+    return false;
   }
-  return ok_;
+  const bool present = i < args_.size() && args_[i] != nullptr;
+  return fail(Error::InvalidType, "argument %zu should be %s, got %s", i,
+              wanted, present ? tag_name(args_[i]->tag()) : "no value");
+}
+
+bool KernelArgs::check_tag(size_t i, Tag tag) {
+  if (!usable(i)) {
+    return false;
+  }
+  return expect(i, args_[i]->tag() == tag, tag_name(tag));
 }
 
 bool KernelArgs::fail(Error error, const char* fmt, ...) {
@@ -47,14 +57,28 @@ bool KernelArgs::fail(Error error, const char* fmt, ...) {
   return false;
 }
 
-Tensor KernelArgs::tensor(size_t i) {
+bool KernelArgs::fail_with_cause(Error error) {
+  prefix_error_message(error_name(error), "%s", op_name_);
+  context_.fail(error);
+  ok_ = false;
+  return false;
+}
+
+Tensor KernelArgs::tensor(size_t i) { return any_tensor(i, true); }
+
+Tensor KernelArgs::tensor_maybe_unbound(size_t i) {
+  return any_tensor(i, false);
+}
+
+Tensor KernelArgs::any_tensor(size_t i, bool needs_storage) {
   if (!usable(i)) {
     return Tensor();
   }
   if (!expect(i, args_[i]->is_tensor(), "Tensor")) {
     return Tensor();
   }
-  return has_storage(i, args_[i]->to_tensor()) ? args_[i]->to_tensor() : Tensor();
+  const Tensor t = args_[i]->to_tensor();
+  return !needs_storage || has_storage(i, t) ? t : Tensor();
 }
 
 bool KernelArgs::has_storage(size_t i, const Tensor& t) {
