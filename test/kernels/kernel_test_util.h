@@ -8,10 +8,12 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "runtime/core/error_message.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_allocator.h"
 #include "runtime/kernel/kernel_context.h"
@@ -30,6 +32,13 @@ class Arg {
   Arg(double v) : value_(v) {}                       // NOLINT
   Arg(bool v) : value_(v) {}                         // NOLINT
   static Arg none() { return Arg(); }
+  // A String argument (gelu's approximate, div's rounding_mode); `s` must
+  // outlive the call (a literal).
+  static Arg string(const char* s) {
+    Arg a;
+    a.value_ = EValue(StringView{s, std::strlen(s)});
+    return a;
+  }
   static Arg ints(const std::vector<int64_t>& values) { return list<int64_t>(values); }
   static Arg tensors(const std::vector<Tensor>& values) { return list<Tensor>(values); }
   // An index list like index_put's: every entry present.
@@ -91,6 +100,11 @@ inline Error call_kernel(const std::string& op, const std::vector<Arg>& args) {
   clear_error_message();
   fn(ctx, Span<EValue*>(ptrs.data(), ptrs.size()));
   return ctx.failure();
+}
+
+// True when the last recorded error message contains `needle`.
+inline bool message_has(const char* needle) {
+  return std::strstr(last_error_message(), needle) != nullptr;
 }
 
 template <typename T>
