@@ -1,7 +1,8 @@
 // Helpers for calling boxed kernels from tests: EValue argument lists that
 // own their storage (int lists and tensor lists are boxed, as in a loaded
 // method), a KernelContext with a temp allocator, and small comparison
-// helpers.
+// helpers. Every operator called through call_kernel is recorded for the
+// operator coverage test (operator_call_log.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -18,6 +19,7 @@
 #include "runtime/core/memory_allocator.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/operator_registry.h"
+#include "test/kernels/operator_call_log.h"
 #include "test/utils/tensor_factory.h"
 
 namespace ember::testing {
@@ -86,6 +88,7 @@ inline Error call_kernel(const std::string& op, const std::vector<Arg>& args) {
   if (fn == nullptr) {
     return Error::OperatorMissing;
   }
+  record_operator_call(op);
   std::vector<EValue> values;
   for (const Arg& a : args) {
     values.push_back(a.value());

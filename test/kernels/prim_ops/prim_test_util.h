@@ -1,4 +1,6 @@
-// Test helpers for boxed prim op calls.
+// Test helpers for boxed prim op calls. Every operator called through
+// call() is recorded for the operator coverage test
+// (test/kernels/operator_call_log.h).
 #pragma once
 
 #include <gtest/gtest.h>
@@ -14,6 +16,7 @@
 #include "runtime/core/evalue.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/operator_registry.h"
+#include "test/kernels/operator_call_log.h"
 
 namespace ember::testing {
 
@@ -54,6 +57,7 @@ inline Error call(const std::string& op, Stack& stack) {
   if (fn == nullptr) {
     return Error::OperatorMissing;
   }
+  record_operator_call(op);
   clear_error_message();
   KernelContext ctx;
   fn(ctx, stack.args());
