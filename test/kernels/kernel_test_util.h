@@ -1,21 +1,25 @@
 // Helpers for calling boxed kernels from tests: EValue argument lists that
 // own their storage (int lists and tensor lists are boxed, as in a loaded
 // method), a KernelContext with a temp allocator, and small comparison
-// helpers.
+// helpers. Every operator called through call_kernel is recorded for the
+// operator coverage test (operator_call_log.h).
 #pragma once
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "runtime/core/error_message.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_allocator.h"
 #include "runtime/kernel/kernel_context.h"
 #include "runtime/kernel/operator_registry.h"
+#include "test/kernels/operator_call_log.h"
 #include "test/utils/tensor_factory.h"
 
 namespace ember::testing {
@@ -30,6 +34,13 @@ class Arg {
   Arg(double v) : value_(v) {}                       // NOLINT
   Arg(bool v) : value_(v) {}                         // NOLINT
   static Arg none() { return Arg(); }
+  // A String argument (gelu's approximate, div's rounding_mode); `s` must
+  // outlive the call (a literal).
+  static Arg string(const char* s) {
+    Arg a;
+    a.value_ = EValue(StringView{s, std::strlen(s)});
+    return a;
+  }
   static Arg ints(const std::vector<int64_t>& values) { return list<int64_t>(values); }
   static Arg tensors(const std::vector<Tensor>& values) { return list<Tensor>(values); }
   // An index list like index_put's: every entry present.
@@ -77,6 +88,7 @@ inline Error call_kernel(const std::string& op, const std::vector<Arg>& args) {
   if (fn == nullptr) {
     return Error::OperatorMissing;
   }
+  record_operator_call(op);
   std::vector<EValue> values;
   for (const Arg& a : args) {
     values.push_back(a.value());
@@ -91,6 +103,11 @@ inline Error call_kernel(const std::string& op, const std::vector<Arg>& args) {
   clear_error_message();
   fn(ctx, Span<EValue*>(ptrs.data(), ptrs.size()));
   return ctx.failure();
+}
+
+// True when the last recorded error message contains `needle`.
+inline bool message_has(const char* needle) {
+  return std::strstr(last_error_message(), needle) != nullptr;
 }
 
 template <typename T>

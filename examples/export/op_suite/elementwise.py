@@ -195,7 +195,7 @@ for _mode in ("trunc", "floor"):
     fn_case(f"div__{_mode}_i64", ["aten::div.out_mode"], _fn,
             [(_i(4, 3, lo=-50, hi=50), _nonzero(3)) for _ in range(3)])
     # INT_MIN / -1 traps (SIGFPE) in PyTorch's trunc kernel and in upstream's
-    # runtime, so it is covered by test/kernels/elementwise_ext_test.cpp.
+    # runtime, so it is covered by test/kernels/portable/util/math_util_test.cpp.
     fn_case(f"div__{_mode}_i32_min", ["aten::div.out_mode"], _fn,
             [(torch.tensor([-2**31, -2**31, 2**31 - 1, -7, 7], dtype=torch.int32),
               torch.tensor([2, 1, -1, 2, -2], dtype=torch.int32))])

@@ -1,0 +1,17 @@
+// aten::transpose_copy.int_out (kernels/portable/op_transpose_copy.cpp).
+#include "test/kernels/kernel_test_util.h"
+
+namespace ember::testing {
+namespace {
+
+TEST(TransposeCopy, TwoDAndDimOutOfRange) {
+  auto a = tensor<int64_t>(ScalarType::Long, {2, 3}, {1, 2, 3, 4, 5, 6});
+  auto out2 = empty(ScalarType::Long, {3, 2});
+  ASSERT_EQ(call_kernel("aten::transpose_copy.int_out", {*a, -1, 0, *out2, *out2}), Error::Ok);
+  EXPECT_EQ(out2->values<int64_t>(), (std::vector<int64_t>{1, 4, 2, 5, 3, 6}));
+  EXPECT_EQ(call_kernel("aten::transpose_copy.int_out", {*a, 2, 0, *out2, *out2}),
+            Error::InvalidArgument);
+}
+
+}  // namespace
+}  // namespace ember::testing
