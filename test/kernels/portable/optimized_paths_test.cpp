@@ -232,6 +232,29 @@ TEST(OptimizedPaths, BatchNormMatchesDouble) {
   });
 }
 
+TEST(OptimizedPaths, MaxPoolMatchesDouble) {
+  auto v = random_values(2 * 5 * 37 * 41, 19, -4, 4);
+  v[100] = NAN;
+  for (const auto& geom : std::vector<std::vector<int64_t>>{{3, 2, 1}, {2, 2, 0}, {3, 1, 1}}) {
+    const int64_t k = geom[0], st = geom[1], pad = geom[2];
+    const SizesType oh = SizesType((37 + 2 * pad - k) / st + 1);
+    const SizesType ow = SizesType((41 + 2 * pad - k) / st + 1);
+    differential("max_pool2d", 0, 0, [&](ScalarType t, std::vector<double>* got) {
+      auto x = from_doubles(t, {2, 5, 37, 41}, v);
+      auto out = empty(t, {2, 5, oh, ow});
+      auto idx = empty(ScalarType::Long, {2, 5, oh, ow});
+      const Error e = call_kernel("aten::max_pool2d_with_indices.out",
+                                  {*x, Arg::ints({k, k}), Arg::ints({st, st}),
+                                   Arg::ints({pad, pad}), Arg::ints({1, 1}), false, *out, *idx,
+                                   *out, *idx});
+      *got = to_doubles(*out);
+      const auto i = to_doubles(*idx);
+      got->insert(got->end(), i.begin(), i.end());
+      return e;
+    });
+  }
+}
+
 TEST(OptimizedPaths, LayerNormMatchesDouble) {
   const auto x = random_values(4 * 7 * 384, 16, -3, 3);
   const auto w = random_values(384, 17), b = random_values(384, 18);

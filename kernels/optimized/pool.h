@@ -1,0 +1,29 @@
+// 2-D max pooling with indices on raw fp32 NCHW planes.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/optimized/isa.h"
+
+namespace ember::opt {
+
+struct MaxPool2dShape {
+  size_t planes = 0, in_h = 0, in_w = 0, out_h = 0, out_w = 0;
+  size_t kernel_h = 1, kernel_w = 1, stride_h = 1, stride_w = 1;
+  size_t pad_h = 0, pad_w = 0, dilation_h = 1, dilation_w = 1;
+};
+
+// out = the maximum of each window (padding excluded), indices = its
+// position in the plane (row * in_w + column), PyTorch's rule: scanning
+// the window row by row, an element replaces the current best when it is
+// greater or NaN, so the first maximum wins and the last NaN wins. A
+// window with no element inside the plane cannot occur (the caller checked
+// the geometry). Windows wholly inside the plane with dilation 1 and
+// stride 1 or 2 take the vector path (a max per tap, then the index of the
+// first tap equal to it, both branch-free); the rest a scalar loop.
+// Spread over the pool by planes.
+void max_pool2d_f32(const MaxPool2dShape& s, const float* in, float* out, int64_t* indices,
+                    Isa isa = best_isa());
+
+}  // namespace ember::opt
