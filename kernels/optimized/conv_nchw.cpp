@@ -74,64 +74,75 @@ void valid_columns(const Conv2dShape& s, int64_t dx, size_t* lo, size_t* hi) {
 }
 
 // Columns [q0, q0 + cols) of one image-group's K x pixels matrix, written
-// in packed-panel order (gemm_packed_index) for a packing `cols` wide:
-// row p of K is tap (ic, ky, kx); its pixels are walked one output row
-// at a time, zeros where the tap falls in the padding. NR is the panel
-// width, a constant so that the panel arithmetic is shifts and masks.
+// in packed-panel order (gemm_packed_index) for a packing `cols` wide.
+// The pixels of each panel fall in a few output-row segments, found once
+// per block; then for each row p of K (tap ic, ky, kx: its row offset and
+// valid columns computed once) every panel's NR floats are written from
+// those segments' input rows, zeros where the tap falls in the padding.
+// NR is the panel width, a constant so that the panel arithmetic is shifts.
 template <size_t NR>
 void im2col_pack(const Conv2dShape& s, const float* image, size_t k, size_t q0, size_t cols,
                  float* packed) {
-  const size_t width = (cols + NR - 1) / NR * NR;
-  const size_t plane = s.in_h * s.in_w, taps = s.kernel_h * s.kernel_w;
+  struct Segment {
+    uint32_t oy, ox, len, at;  // output row, first column, pixels, offset in the block
+  };
+  const size_t width = (cols + NR - 1) / NR * NR, panels = width / NR;
+  Segment seg[kMaxBlockPixels];
+  uint16_t first[kMaxBlockPixels / 8 + 1];  // panel t's segments: [first[t], first[t + 1])
+  size_t n = 0;
+  for (size_t t = 0; t < panels; ++t) {
+    first[t] = uint16_t(n);
+    const size_t end = std::min((t + 1) * NR, cols);
+    for (size_t j = t * NR; j < end;) {
+      const size_t q = q0 + j, ox = q % s.out_w;
+      const size_t len = std::min(s.out_w - ox, end - j);
+      seg[n++] = Segment{uint32_t(q / s.out_w), uint32_t(ox), uint32_t(len), uint32_t(j)};
+      j += len;
+    }
+  }
+  first[panels] = uint16_t(n);
+  const size_t plane = s.in_h * s.in_w;
+  size_t ic = 0, ky = 0, kx = 0;
   for (size_t p = 0; p < k; ++p) {
-    const size_t ic = p / taps, ky = p % taps / s.kernel_w, kx = p % s.kernel_w;
+    const size_t kc = std::min<size_t>(256, k - p / 256 * 256);
+    float* row = packed + gemm_packed_index(k, width, p, 0, NR);
     const float* src = image + ic * plane;
     const int64_t dy = int64_t(ky * s.dilation_h) - int64_t(s.pad_h);
     const int64_t dx = int64_t(kx * s.dilation_w) - int64_t(s.pad_w);
     size_t lo, hi;
     valid_columns(s, dx, &lo, &hi);
-    const size_t kc = std::min<size_t>(256, k - p / 256 * 256);
-    float* row = packed + gemm_packed_index(k, width, p, 0, NR);
-    const size_t panel_stride = NR * kc;
-    // Pixel j of the block lives at row[j / NR * panel_stride + j % NR]:
-    // runs of up to NR consecutive pixels are contiguous.
-    auto fill = [&](size_t j, size_t count, const float* src, size_t stride) {
-      while (count > 0) {
-        const size_t q = j % NR, c = std::min(NR - q, count);
-        float* d = row + j / NR * panel_stride + q;
-        if (src == nullptr) {
-          for (size_t i = 0; i < c; ++i) d[i] = 0.0f;
-        } else if (stride == 1) {
-          for (size_t i = 0; i < c; ++i) d[i] = src[i];
-          src += c;
-        } else {
-          for (size_t i = 0; i < c; ++i) d[i] = src[i * stride];
-          src += c * stride;
+    for (size_t t = 0; t < panels; ++t) {
+      float* dst = row + t * NR * kc;
+      // The segments cover the panel's pixels exactly once; each element is
+      // written once, as data or as a padding zero.
+      for (size_t i = first[t]; i < first[t + 1]; ++i) {
+        const Segment& g = seg[i];
+        float* d = dst + (g.at - t * NR);
+        const int64_t iy = int64_t(g.oy * s.stride_h) + dy;
+        if (iy < 0 || iy >= int64_t(s.in_h)) {
+          for (size_t x = 0; x < g.len; ++x) d[x] = 0.0f;
+          continue;
         }
-        j += c;
-        count -= c;
-      }
-    };
-    size_t j = 0, oy = q0 / s.out_w, ox = q0 % s.out_w;
-    while (j < cols) {
-      const size_t seg = std::min(s.out_w - ox, cols - j);
-      const int64_t iy = int64_t(oy * s.stride_h) + dy;
-      if (iy < 0 || iy >= int64_t(s.in_h)) {
-        fill(j, seg, nullptr, 0);
-      } else {
         // in_row[ox * stride] is output column ox's input (dx applied).
         const float* in_row = src + iy * int64_t(s.in_w) + dx;
-        const size_t a = std::min(std::max(ox, lo), ox + seg);
-        const size_t b = std::max(a, std::min(ox + seg, hi));
-        fill(j, a - ox, nullptr, 0);
-        fill(j + a - ox, b - a, in_row + a * s.stride_w, s.stride_w);
-        fill(j + b - ox, ox + seg - b, nullptr, 0);
+        const size_t a = std::min(std::max<size_t>(g.ox, lo), size_t(g.ox + g.len));
+        const size_t b = std::max(a, std::min<size_t>(g.ox + g.len, hi));
+        size_t x = g.ox;
+        for (; x < a; ++x) *d++ = 0.0f;
+        if (s.stride_w == 1) {
+          for (; x < b; ++x) *d++ = in_row[x];
+        } else {
+          for (; x < b; ++x) *d++ = in_row[x * s.stride_w];
+        }
+        for (; x < g.ox + g.len; ++x) *d++ = 0.0f;
       }
-      j += seg;
-      ++oy;
-      ox = 0;
     }
-    fill(j, width - j, nullptr, 0);
+    // Columns past the block's pixels (the last panel's padding).
+    for (size_t j = cols; j < width; ++j) row[(j / NR) * NR * kc + j % NR] = 0.0f;
+    if (++kx == s.kernel_w) {
+      kx = 0;
+      if (++ky == s.kernel_h) ky = 0, ++ic;
+    }
   }
 }
 
