@@ -17,6 +17,8 @@ constexpr size_t kMaxBlockPixels = 512;
 constexpr size_t kInPlaceDepth = 256;
 constexpr size_t kInPlaceChannels = 256;
 constexpr size_t kInPlacePixels = 64;
+// Rows mode: panels per task, which share each tile of weights.
+constexpr size_t kRowGroup = 8;
 // Channel blocks are at least this many rows (several register tiles).
 constexpr size_t kMinChannelRows = 32;
 
@@ -27,7 +29,34 @@ size_t depth(const Conv2dShape& s) { return s.in_c / s.groups * s.kernel_h * s.k
 struct Plan {
   size_t k, pixels, block, pixel_blocks, channel_rows, channel_blocks, tasks;
   bool in_place;  // pointwise with few channels: the GEMM reads the input as B
+  // Rows mode (stride 1, dilation 1, a window wider than one pixel): each
+  // task is one output row's panel of up to NR pixels, whose B rows are
+  // rows of a zero-padded copy of the input (no im2col).
+  bool rows;
+  size_t padded_w, padded_plane, row_panels, row_groups;  // rows mode, per image-group
 };
+
+// Channel blocks so that `outer` tasks times them give each thread about
+// four; each block a multiple of 8 rows and at least kMinChannelRows.
+void split_channels(size_t ocg, size_t outer, Plan* p) {
+  const size_t want = 4 * num_threads();
+  p->channel_blocks = 1;
+  if (outer < want && ocg >= 2 * kMinChannelRows) {
+    p->channel_blocks = std::min((want + outer - 1) / outer, ocg / kMinChannelRows);
+  }
+  p->channel_rows = (ocg + p->channel_blocks - 1) / p->channel_blocks;
+  p->channel_rows = (p->channel_rows + 7) / 8 * 8;
+  p->channel_blocks = (ocg + p->channel_rows - 1) / p->channel_rows;
+}
+
+// Whether an output row of `w` pixels fills its panels well enough for
+// rows mode: at least 7/8 of the lanes it computes (a last panel of at most
+// half a panel runs the half-width tile).
+bool rows_fill_panels(size_t w, size_t nr) {
+  const size_t rem = w % nr;
+  const size_t lanes = w / nr * nr + (rem == 0 ? 0 : rem <= nr / 2 ? nr / 2 : nr);
+  return w * 8 >= lanes * 7;
+}
 
 Plan plan(const Conv2dShape& s, Isa isa) {
   Plan p{};
@@ -39,15 +68,22 @@ Plan plan(const Conv2dShape& s, Isa isa) {
   p.block = std::min(block, (p.pixels + nr - 1) / nr * nr);
   p.pixel_blocks = (p.pixels + p.block - 1) / p.block;
   const size_t ocg = s.out_c / s.groups;
-  const size_t outer = s.batch * s.groups * p.pixel_blocks;
-  const size_t want = 4 * num_threads();
-  p.channel_blocks = 1;
-  if (outer < want && ocg >= 2 * kMinChannelRows) {
-    p.channel_blocks = std::min((want + outer - 1) / outer, ocg / kMinChannelRows);
+  p.rows = s.stride_h == 1 && s.stride_w == 1 && s.dilation_h == 1 && s.dilation_w == 1 &&
+           s.kernel_h * s.kernel_w > 1 && rows_fill_panels(s.out_w, nr);
+  if (p.rows) {
+    // Right of each padded row, a panel of slack: the last panel's row
+    // reads NR floats from its last pixel's window start.
+    p.padded_w = s.in_w + 2 * s.pad_w + nr;
+    p.padded_plane = (s.in_h + 2 * s.pad_h) * p.padded_w;
+    p.row_panels = s.out_h * ((s.out_w + nr - 1) / nr);
+    p.row_groups = (p.row_panels + kRowGroup - 1) / kRowGroup;
+    split_channels(ocg, p.row_groups, &p);
+    p.tasks = p.row_groups * p.channel_blocks;
+    p.in_place = false;
+    return p;
   }
-  p.channel_rows = (ocg + p.channel_blocks - 1) / p.channel_blocks;
-  p.channel_rows = (p.channel_rows + 7) / 8 * 8;
-  p.channel_blocks = (ocg + p.channel_rows - 1) / p.channel_rows;
+  const size_t outer = s.batch * s.groups * p.pixel_blocks;
+  split_channels(ocg, outer, &p);
   p.tasks = outer * p.channel_blocks;
   // A 1x1 stride-1 unpadded convolution's input is B as it stands: with a
   // shallow K its rows (one input plane each) do not alias in L1, and
@@ -165,6 +201,20 @@ struct ConvRun {
   const ConvEpilogue* epilogue;  // null: none
 };
 
+// The GEMM epilogue for output channels from oc0: bias, then the
+// convolution epilogue's scale, shift and clamp.
+GemmEpilogue conv_epilogue(const ConvRun& c, size_t oc0) {
+  GemmEpilogue ep{};
+  ep.row_bias = c.bias ? c.bias + oc0 : nullptr;
+  if (c.epilogue) {
+    ep.lo = c.epilogue->lo, ep.hi = c.epilogue->hi;
+    if (c.epilogue->scale) {
+      ep.row_scale = c.epilogue->scale + oc0, ep.row_shift = c.epilogue->shift + oc0;
+    }
+  }
+  return ep;
+}
+
 // Worker w's contiguous range of tasks; channel blocks are innermost, so
 // consecutive tasks reuse the pixel block already packed.
 void run_worker(const ConvRun& c, size_t w) {
@@ -186,14 +236,7 @@ void run_worker(const ConvRun& c, size_t w) {
     }
     const size_t oc0 = g * ocg + cb * p.channel_rows;
     const size_t rows = std::min(p.channel_rows, ocg - cb * p.channel_rows);
-    GemmEpilogue ep{};
-    ep.row_bias = c.bias ? c.bias + oc0 : nullptr;
-    if (c.epilogue) {
-      ep.lo = c.epilogue->lo, ep.hi = c.epilogue->hi;
-      if (c.epilogue->scale) {
-        ep.row_scale = c.epilogue->scale + oc0, ep.row_shift = c.epilogue->shift + oc0;
-      }
-    }
+    const GemmEpilogue ep = conv_epilogue(c, oc0);
     const GemmEpilogue* epp = c.bias || c.epilogue ? &ep : nullptr;
     float* dst = c.out + (n * s.out_c + oc0) * p.pixels + q0;
     if (p.in_place) {
@@ -206,11 +249,105 @@ void run_worker(const ConvRun& c, size_t w) {
   }
 }
 
+// Rows mode, image n and group g, input already padded into c.workspace.
+void run_rows_worker(const ConvRun& c, size_t n, size_t g, size_t w) {
+  const Conv2dShape& s = *c.s;
+  const Plan& p = c.p;
+  const size_t icg = s.in_c / s.groups, ocg = s.out_c / s.groups;
+  const float* padded = c.workspace;
+  const size_t padded_floats = (icg * p.padded_plane + 1) / 2 * 2;
+  const float** rows =
+      reinterpret_cast<const float**>(c.workspace + padded_floats) + w * kRowGroup * p.k;
+  const size_t panels_per_row = (s.out_w + c.nr - 1) / c.nr;
+  const size_t first = p.tasks * w / c.workers, end = p.tasks * (w + 1) / c.workers;
+  size_t have = SIZE_MAX, panels = 0, cols[kRowGroup];
+  size_t offset[kRowGroup];  // each panel's first output pixel
+  for (size_t t = first; t < end; ++t) {
+    const size_t group = t / p.channel_blocks, cb = t % p.channel_blocks;
+    if (have != group) {
+      // Row q = (ic, ky, kx) of B for a panel of output row oy from column
+      // ox0: padded row oy + ky from column ox0 + kx.
+      panels = std::min(kRowGroup, p.row_panels - group * kRowGroup);
+      for (size_t j = 0; j < panels; ++j) {
+        const size_t rp = group * kRowGroup + j;
+        const size_t oy = rp / panels_per_row, ox0 = rp % panels_per_row * c.nr;
+        cols[j] = std::min(c.nr, s.out_w - ox0);
+        offset[j] = oy * s.out_w + ox0;
+        const float** r = rows + j * p.k;
+        for (size_t ic = 0; ic < icg; ++ic) {
+          for (size_t ky = 0; ky < s.kernel_h; ++ky) {
+            const float* line = padded + ic * p.padded_plane + (oy + ky) * p.padded_w + ox0;
+            for (size_t kx = 0; kx < s.kernel_w; ++kx) *r++ = line + kx;
+          }
+        }
+      }
+      have = group;
+    }
+    const size_t oc0 = g * ocg + cb * p.channel_rows;
+    float* out = c.out + (n * s.out_c + oc0) * p.pixels;
+    float* dst[kRowGroup];
+    for (size_t j = 0; j < panels; ++j) dst[j] = out + offset[j];
+    const GemmEpilogue ep = conv_epilogue(c, oc0);
+    RowsProduct r;
+    r.m = std::min(p.channel_rows, ocg - cb * p.channel_rows);
+    r.k = p.k, r.panels = panels, r.a = c.weight + oc0 * p.k, r.lda = p.k;
+    r.rows = rows, r.c = dst, r.n = cols, r.ldc = p.pixels;
+    r.epilogue = c.bias || c.epilogue ? &ep : nullptr;
+    gemm_f32_rows(r, c.isa);
+  }
+}
+
+// Image group (n, g)'s input planes into the workspace with their zero
+// border and slack, a plane per task.
+void pad_input(const ConvRun& c, size_t n, size_t g) {
+  const Conv2dShape& s = *c.s;
+  const Plan& p = c.p;
+  const size_t icg = s.in_c / s.groups;
+  auto plane = [&](size_t ic) {
+    const float* src = c.in + ((n * s.in_c + g * icg + ic) * s.in_h) * s.in_w;
+    float* dst = c.workspace + ic * p.padded_plane;
+    std::fill(dst, dst + s.pad_h * p.padded_w, 0.0f);
+    for (size_t y = 0; y < s.in_h; ++y) {
+      float* row = dst + (y + s.pad_h) * p.padded_w;
+      std::fill(row, row + s.pad_w, 0.0f);
+      std::copy(src + y * s.in_w, src + (y + 1) * s.in_w, row + s.pad_w);
+      std::fill(row + s.pad_w + s.in_w, row + p.padded_w, 0.0f);
+    }
+    std::fill(dst + (s.in_h + s.pad_h) * p.padded_w, dst + p.padded_plane, 0.0f);
+  };
+  if (c.workers == 1) {
+    for (size_t ic = 0; ic < icg; ++ic) plane(ic);
+    return;
+  }
+  parallel_for(icg, [&plane](size_t ic) { plane(ic); });
+}
+
+void run_rows(const ConvRun& c) {
+  const Conv2dShape& s = *c.s;
+  for (size_t n = 0; n < s.batch; ++n) {
+    for (size_t g = 0; g < s.groups; ++g) {
+      pad_input(c, n, g);
+      if (c.workers == 1) {
+        run_rows_worker(c, n, g, 0);
+        continue;
+      }
+      parallel_for(c.workers, [&c, n, g](size_t w) { run_rows_worker(c, n, g, w); });
+    }
+  }
+}
+
 }  // namespace
 
 size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa isa) {
   const Plan p = plan(s, isa);
-  return std::max<size_t>(workers, 1) * p.k * p.block;
+  workers = std::max<size_t>(workers, 1);
+  if (p.rows) {
+    // The padded input group, then each worker's k row pointers (two
+    // floats' room each).
+    const size_t padded = (s.in_c / s.groups * p.padded_plane + 1) / 2 * 2;
+    return padded + workers * kRowGroup * p.k * 2;
+  }
+  return workers * p.k * p.block;
 }
 
 void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
@@ -221,10 +358,9 @@ void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
   if (c.p.pixels == 0 || s.out_c == 0 || s.batch == 0) return;
   c.workers = std::max<size_t>(1, std::min(workers, c.p.tasks));
   const size_t macs = s.batch * s.out_c * c.p.pixels * c.p.k;
-  if (c.workers == 1 || macs < kInlineMacs) {
-    c.workers = 1;
-    return run_worker(c, 0);
-  }
+  if (c.workers == 1 || macs < kInlineMacs) c.workers = 1;
+  if (c.p.rows) return run_rows(c);
+  if (c.workers == 1) return run_worker(c, 0);
   parallel_for(c.workers, [&c](size_t w) { run_worker(c, w); });
 }
 

@@ -85,6 +85,12 @@ TEST(ConvNchw, MatchesDirectReference) {
       make(1, 8, 9, 1, 1, 1, 1, 1, 1, 0, 1),     // one pixel
       make(1, 2, 3, 1, 5, 30, 1, 5, 1, 0, 1),    // 1x5 (a 1-D convolution)
       make(1, 16, 96, 1, 20, 20, 1, 1, 2, 0, 1), // strided pointwise
+      // Rows mode (stride 1, dilation 1, output rows filling panels):
+      make(2, 6, 20, 1, 10, 16, 3, 3, 1, 1, 1),  // 16 wide
+      make(1, 4, 12, 2, 9, 24, 3, 3, 1, 1, 1),   // grouped, a half panel per row
+      make(1, 40, 70, 1, 8, 8, 3, 3, 1, 1, 1),   // K = 360: two chunks
+      make(1, 3, 5, 1, 12, 32, 5, 5, 1, 2, 1),   // 5x5
+      make(1, 8, 80, 1, 23, 56, 3, 3, 1, 1, 1),  // ResNet-like, more than one panel group
   };
   for (Isa isa : supported_isas()) {
     for (const Conv2dShape& s : shapes) {
@@ -152,6 +158,7 @@ TEST(ConvDepthwise, MatchesDirectReference) {
 TEST(ConvEpilogue, ScaleShiftAndClampOnBothKernels) {
   const Conv2dShape shapes[] = {make(1, 6, 10, 1, 12, 12, 3, 3, 1, 1, 1),
                                 make(1, 12, 12, 12, 17, 19, 3, 3, 2, 1, 1),
+                                make(1, 6, 10, 1, 12, 16, 3, 3, 1, 1, 1),    // rows mode
                                 make(2, 16, 24, 1, 9, 13, 1, 1, 1, 0, 1),    // in place
                                 make(1, 16, 80, 1, 9, 13, 1, 1, 1, 0, 1)};  // packed
   for (Isa isa : supported_isas()) {

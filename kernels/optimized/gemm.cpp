@@ -43,6 +43,18 @@ struct GemmBlock {
   size_t col0;                   // packed B: the first column's panel
 };
 
+// Row p of a tile's B: strided (packed panels, or B read in place) or
+// through a table of row pointers (convolution rows read from the input).
+struct StridedB {
+  const float* b;
+  size_t ld;
+  EMBER_OPT_INLINE const float* operator()(size_t p) const { return b + p * ld; }
+};
+struct IndirectB {
+  const float* const* rows;
+  EMBER_OPT_INLINE const float* operator()(size_t p) const { return rows[p]; }
+};
+
 // The epilogue of the tile at (row, col) of the block: biases offset.
 inline GemmEpilogue tile_epilogue(const GemmEpilogue& e, size_t row, size_t col) {
   GemmEpilogue t = e;
@@ -57,9 +69,9 @@ inline GemmEpilogue tile_epilogue(const GemmEpilogue& e, size_t row, size_t col)
 // `ep`: its biases and clamp, after the last chunk of k.
 // PF: also prefetch `pf_lines` cache lines (at most 2 kc) from `pf`, one
 // or two per step, so that they are in cache when a later tile needs them.
-template <typename V, int MR, int NV, bool PF = false>
-EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const float* b,
-                                size_t ldb, float* c, size_t ldc, size_t rows, size_t cols,
+template <typename V, int MR, int NV, bool PF = false, typename BR>
+EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const BR& br,
+                                float* c, size_t ldc, size_t rows, size_t cols,
                                 bool accumulate, const GemmEpilogue* ep,
                                 const float* pf = nullptr, size_t pf_lines = 0) {
   constexpr size_t W = sizeof(V) / sizeof(float);
@@ -76,7 +88,8 @@ EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const flo
       if (p < pf_lines) __builtin_prefetch(pf + p * kLineFloats);
       if (p + kc < pf_lines) __builtin_prefetch(pf + (p + kc) * kLineFloats);
     }
-    for (int v = 0; v < NV; ++v) load_vec(bv[v], b + p * ldb + v * W);
+    const float* brow = br(p);
+    for (int v = 0; v < NV; ++v) load_vec(bv[v], brow + v * W);
     for (int r = 0; r < MR; ++r) {
       const float av = ar[r][p];
       for (int v = 0; v < NV; ++v) acc[r][v] += bv[v] * av;
@@ -137,19 +150,19 @@ EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const flo
 
 // The tile at rows [i, i + rows): a full MR-row tile, or for the bottom
 // edge one just as tall as the rows left (same sums, less work).
-template <typename V, int MR, int NV>
-EMBER_OPT_INLINE void gemm_rows(size_t kc, const float* a, size_t lda, const float* b, size_t ldb,
-                                float* c, size_t ldc, size_t rows, size_t cols, bool accumulate,
+template <typename V, int MR, int NV, typename BR>
+EMBER_OPT_INLINE void gemm_rows(size_t kc, const float* a, size_t lda, const BR& br, float* c,
+                                size_t ldc, size_t rows, size_t cols, bool accumulate,
                                 const GemmEpilogue* ep) {
   if constexpr (MR > 1) {
     if (rows < size_t(MR)) {
       if (rows == size_t(MR - 1)) {
-        return gemm_tile<V, MR - 1, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
+        return gemm_tile<V, MR - 1, NV>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
       }
-      return gemm_rows<V, MR - 1, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
+      return gemm_rows<V, MR - 1, NV>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
     }
   }
-  gemm_tile<V, MR, NV>(kc, a, lda, b, ldb, c, ldc, rows, cols, accumulate, ep);
+  gemm_tile<V, MR, NV>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
 }
 
 // The k == 0 product: the epilogue applied to zero.
@@ -195,7 +208,7 @@ EMBER_OPT_INLINE void gemm_block(const GemmBlock& g) {
         for (size_t i = i0; i < i0 + mc; i += MR) {
           GemmEpilogue ep{};
           if (last && g.epilogue) ep = tile_epilogue(*g.epilogue, i, j);
-          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, ldb, g.c + i * g.ldc + j,
+          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, StridedB{bp, ldb}, g.c + i * g.ldc + j,
                                g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
                                last && g.epilogue ? &ep : nullptr);
         }
@@ -206,6 +219,44 @@ EMBER_OPT_INLINE void gemm_block(const GemmBlock& g) {
 
 // Register tiles: 4 x 8 (SSE2: 8 of 16 registers hold sums), 6 x 16
 // (AVX2: 12 of 16), 8 x 32 (AVX-512: 16 of 32).
+// Several narrow products sharing A: for panel j, c[j][m x n[j]] = a x B_j
+// with row p of B_j at rows[j * k + p], n[j] <= NR. Chunks of k outermost,
+// then row tiles, then panels: a tile's A rows stay in L1 while every
+// panel uses them, and the chunk's B rows of all panels stay in L2. A
+// panel no wider than NV - 1 vectors runs the narrower tile.
+template <typename V, int MR, int NV>
+EMBER_OPT_INLINE void gemm_rows_block(const RowsProduct& r) {
+  constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
+  if (r.k == 0) {
+    for (size_t j = 0; j < r.panels; ++j) {
+      gemm_empty(GemmBlock{r.m, r.n[j], 0, r.a, nullptr, r.c[j], r.lda, 0, r.ldc, r.epilogue, 0});
+    }
+    return;
+  }
+  for (size_t k0 = 0; k0 < r.k; k0 += kKc) {
+    const size_t kc = std::min(kKc, r.k - k0);
+    const bool last = k0 + kc == r.k;
+    for (size_t i = 0; i < r.m; i += MR) {
+      GemmEpilogue ep{};
+      if (last && r.epilogue) ep = tile_epilogue(*r.epilogue, i, 0);
+      const GemmEpilogue* tile_ep = last && r.epilogue ? &ep : nullptr;
+      const size_t rows = std::min(size_t(MR), r.m - i);
+      const float* a = r.a + i * r.lda + k0;
+      for (size_t j = 0; j < r.panels; ++j) {
+        const IndirectB br{r.rows + j * r.k + k0};
+        float* c = r.c[j] + i * r.ldc;
+        if constexpr (NV > 1) {
+          if (r.n[j] <= (NV - 1) * (NR / NV)) {
+            gemm_rows<V, MR, NV - 1>(kc, a, r.lda, br, c, r.ldc, rows, r.n[j], k0 > 0, tile_ep);
+            continue;
+          }
+        }
+        gemm_rows<V, MR, NV>(kc, a, r.lda, br, c, r.ldc, rows, r.n[j], k0 > 0, tile_ep);
+      }
+    }
+  }
+}
+
 void gemm_baseline(const GemmBlock& g) { gemm_block<VecF4, 4, 2>(g); }
 #if EMBER_OPT_X86_DISPATCH
 EMBER_OPT_TARGET_AVX2 void gemm_avx2(const GemmBlock& g) { gemm_block<VecF8, 6, 2>(g); }
@@ -227,12 +278,12 @@ EMBER_OPT_INLINE void gemm_packed_shallow(const GemmBlock& g) {
       const GemmEpilogue* tile_ep = g.epilogue ? &ep : nullptr;
       if constexpr (NV > 1) {
         if (cols <= (NV - 1) * (NR / NV)) {
-          gemm_rows<V, MR, NV - 1>(g.k, g.a + i * g.lda, g.lda, bp, NR, g.c + i * g.ldc + j,
+          gemm_rows<V, MR, NV - 1>(g.k, g.a + i * g.lda, g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j,
                                    g.ldc, rows, cols, false, tile_ep);
           continue;
         }
       }
-      gemm_rows<V, MR, NV>(g.k, g.a + i * g.lda, g.lda, bp, NR, g.c + i * g.ldc + j, g.ldc, rows,
+      gemm_rows<V, MR, NV>(g.k, g.a + i * g.lda, g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j, g.ldc, rows,
                            cols, false, tile_ep);
     }
   }
@@ -268,7 +319,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
             for (size_t i = i0; i < i0 + mc; i += MR) {
               GemmEpilogue ep{};
               if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
-              gemm_rows<V, MR, NV - 1>(kc, g.a + i * g.lda + k0, g.lda, bp, NR,
+              gemm_rows<V, MR, NV - 1>(kc, g.a + i * g.lda + k0, g.lda, StridedB{bp, NR},
                                        g.c + i * g.ldc + j, g.ldc,
                                        std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
                                        with_ep ? &ep : nullptr);
@@ -284,7 +335,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
             GemmEpilogue ep{};
             if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
             const size_t first = std::min(t * share, lines);
-            gemm_tile<V, MR, NV, true>(kc, g.a + i * g.lda + k0, g.lda, bp, NR,
+            gemm_tile<V, MR, NV, true>(kc, g.a + i * g.lda + k0, g.lda, StridedB{bp, NR},
                                        g.c + i * g.ldc + j, g.ldc, MR, cols, k0 > 0,
                                        with_ep ? &ep : nullptr, next + first * kLineFloats,
                                        std::min(share, lines - first));
@@ -293,7 +344,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
         for (; i < i0 + mc; i += MR) {
           GemmEpilogue ep{};
           if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
-          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, bp, NR, g.c + i * g.ldc + j,
+          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j,
                                g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
                                with_ep ? &ep : nullptr);
         }
@@ -309,6 +360,14 @@ EMBER_OPT_TARGET_AVX2 void gemm_packed_avx2(const GemmBlock& g) {
 }
 EMBER_OPT_TARGET_AVX512 void gemm_packed_avx512(const GemmBlock& g) {
   gemm_packed_block<VecF16, 8, 2>(g);
+}
+#endif
+
+void rows_baseline(const RowsProduct& r) { gemm_rows_block<VecF4, 4, 2>(r); }
+#if EMBER_OPT_X86_DISPATCH
+EMBER_OPT_TARGET_AVX2 void rows_avx2(const RowsProduct& r) { gemm_rows_block<VecF8, 6, 2>(r); }
+EMBER_OPT_TARGET_AVX512 void rows_avx512(const RowsProduct& r) {
+  gemm_rows_block<VecF16, 8, 2>(r);
 }
 #endif
 
@@ -422,6 +481,16 @@ void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size
     gemm_f32_packed(std::min(rows, m - r0), std::min(cols, n - c0), k, a + r0 * lda, lda,
                     packed_b, n, c0, c + r0 * ldc + c0, ldc, isa, epilogue ? &ep : nullptr);
   });
+}
+
+void gemm_f32_rows(const RowsProduct& r, Isa isa) {
+  if (r.m == 0 || r.panels == 0) return;
+#if EMBER_OPT_X86_DISPATCH
+  if (isa == Isa::kAvx512) return rows_avx512(r);
+  if (isa == Isa::kAvx2) return rows_avx2(r);
+#endif
+  (void)isa;
+  rows_baseline(r);
 }
 
 void gemm_f32_inplace(size_t m, size_t n, size_t k, const float* a, size_t lda, const float* b,

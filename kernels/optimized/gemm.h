@@ -63,6 +63,26 @@ void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size
                               const float* packed_b, float* c, size_t ldc, Isa isa,
                               const GemmEpilogue* epilogue = nullptr);
 
+// Products that share A and read B through row pointers, on the calling
+// thread: for each panel j < panels,
+//   c[j][m x n[j]] = a[m x k] x B_j,  row p of B_j at rows[j * k + p],
+// with n[j] <= gemm_panel_width(isa) and ldc the row stride of every
+// c[j]. Each row is read a whole panel wide (gemm_panel_width floats must
+// be readable from every row pointer); columns past n[j] are computed and
+// not stored. Same sums, in the same order, as the packed product. For
+// convolutions whose pixel rows are rows of the (padded) input.
+struct RowsProduct {
+  size_t m = 0, k = 0, panels = 0;
+  const float* a = nullptr;
+  size_t lda = 0;
+  const float* const* rows = nullptr;
+  float* const* c = nullptr;
+  const size_t* n = nullptr;
+  size_t ldc = 0;
+  const GemmEpilogue* epilogue = nullptr;  // rows indexed from a's first row
+};
+void gemm_f32_rows(const RowsProduct& product, Isa isa);
+
 // c[m x n] = a[m x k] x b[k x n] with leading dims on the calling thread,
 // B read in place: right-edge columns go through a padded copy on the
 // stack. Best when k x ldb does not alias in L1 (a large power-of-two-ish

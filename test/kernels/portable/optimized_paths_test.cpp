@@ -61,6 +61,7 @@ struct Conv {
 TEST(OptimizedPaths, ConvolutionMatchesDouble) {
   const Conv cases[] = {
       {"3x3 padded", {1, 8, 13, 11}, {16, 8, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, true},
+      {"3x3 rows", {2, 8, 12, 16}, {16, 8, 3, 3}, {1, 1}, {1, 1}, {1, 1}, 1, true},
       {"7x7 stride 2", {2, 3, 20, 20}, {8, 3, 7, 7}, {2, 2}, {3, 3}, {1, 1}, 1, false},
       {"pointwise", {1, 24, 9, 9}, {40, 24, 1, 1}, {1, 1}, {0, 0}, {1, 1}, 1, true},
       {"grouped", {1, 8, 10, 10}, {12, 4, 3, 3}, {2, 2}, {1, 1}, {1, 1}, 2, true},
