@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "kernels/optimized/conv.h"
+#include "kernels/optimized/vec_util.h"
 #include "runtime/platform/threadpool.h"
 
 namespace ember::opt {
@@ -35,41 +36,6 @@ inline float finish_scalar(float acc, const PlaneTail& t) {
 
 // Floats per vector of each ISA's instantiation.
 size_t lanes(Isa isa) { return isa == Isa::kAvx512 ? 16 : isa == Isa::kAvx2 ? 8 : 4; }
-
-// The even lanes of the concatenation a:b.
-#if defined(__has_builtin)
-#if __has_builtin(__builtin_shufflevector)
-#define EMBER_OPT_HAVE_SHUFFLE 1
-#endif
-#endif
-#ifdef EMBER_OPT_HAVE_SHUFFLE
-EMBER_OPT_INLINE void even_lanes(const VecF4& a, const VecF4& b, VecF4& out) {
-  out = __builtin_shufflevector(a, b, 0, 2, 4, 6);
-}
-EMBER_OPT_INLINE void even_lanes(const VecF8& a, const VecF8& b, VecF8& out) {
-  out = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-}
-EMBER_OPT_INLINE void even_lanes(const VecF16& a, const VecF16& b, VecF16& out) {
-  out = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-}
-#else
-template <typename V>
-EMBER_OPT_INLINE void even_lanes(const V& a, const V& b, V& out) {
-  constexpr size_t W = sizeof(V) / sizeof(float);
-  for (size_t i = 0; i < W / 2; ++i) out[i] = a[2 * i], out[i + W / 2] = b[2 * i];
-}
-#endif
-
-// Vector of input at columns x, x + stride, ... (stride 1 or 2).
-template <typename V>
-EMBER_OPT_INLINE void load_input(const float* p, size_t stride, V& out) {
-  constexpr size_t W = sizeof(V) / sizeof(float);
-  if (stride == 1) return load_vec(out, p);
-  V a, b;
-  load_vec(a, p);
-  load_vec(b, p + W);
-  even_lanes(a, b, out);
-}
 
 // The plane copied into `pad` with its zero border: pad_h rows above and
 // below, pad_w columns left, and on the right enough zeros that every
@@ -111,18 +77,12 @@ EMBER_OPT_INLINE void depthwise_plane(const Conv2dShape& s, const float* pad, co
         const float* irow = top + ky * s.dilation_h * pw + ox * s.stride_w;
         for (size_t kx = 0; kx < s.kernel_w; ++kx) {
           V x;
-          load_input(irow + kx * s.dilation_w, s.stride_w, x);
+          load_strided(irow + kx * s.dilation_w, s.stride_w, x);
           acc += x * w[ky * s.kernel_w + kx];
         }
       }
       finish(acc, tail);
-      if (ox + W <= s.out_w) {
-        store_vec(orow + ox, acc);
-      } else {
-        float part[W];
-        store_vec(part, acc);
-        std::copy(part, part + (s.out_w - ox), orow + ox);
-      }
+      store_first(orow + ox, acc, s.out_w - ox);
     }
   }
 }
@@ -145,23 +105,17 @@ EMBER_OPT_INLINE void depthwise_plane_3x3(const Conv2dShape& s, const float* pad
     for (size_t ox = 0; ox < s.out_w; ox += W) {
       const size_t x = ox * S;
       V acc = V{} + tail.bias, t;
-      load_input(r0 + x, S, t), acc += t * k[0];
-      load_input(r0 + x + 1, S, t), acc += t * k[1];
-      load_input(r0 + x + 2, S, t), acc += t * k[2];
-      load_input(r1 + x, S, t), acc += t * k[3];
-      load_input(r1 + x + 1, S, t), acc += t * k[4];
-      load_input(r1 + x + 2, S, t), acc += t * k[5];
-      load_input(r2 + x, S, t), acc += t * k[6];
-      load_input(r2 + x + 1, S, t), acc += t * k[7];
-      load_input(r2 + x + 2, S, t), acc += t * k[8];
+      load_strided(r0 + x, S, t), acc += t * k[0];
+      load_strided(r0 + x + 1, S, t), acc += t * k[1];
+      load_strided(r0 + x + 2, S, t), acc += t * k[2];
+      load_strided(r1 + x, S, t), acc += t * k[3];
+      load_strided(r1 + x + 1, S, t), acc += t * k[4];
+      load_strided(r1 + x + 2, S, t), acc += t * k[5];
+      load_strided(r2 + x, S, t), acc += t * k[6];
+      load_strided(r2 + x + 1, S, t), acc += t * k[7];
+      load_strided(r2 + x + 2, S, t), acc += t * k[8];
       finish(acc, tail);
-      if (ox + W <= s.out_w) {
-        store_vec(orow + ox, acc);
-      } else {
-        float part[W];
-        store_vec(part, acc);
-        std::copy(part, part + (s.out_w - ox), orow + ox);
-      }
+      store_first(orow + ox, acc, s.out_w - ox);
     }
   }
 }

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "kernels/optimized/vec_util.h"
 #include "runtime/platform/threadpool.h"
 
 namespace ember::opt {
@@ -15,14 +16,6 @@ struct NormRun {
   float eps;
   float *out, *mean, *rstd;
 };
-
-template <typename V>
-EMBER_OPT_INLINE float lane_sum(const V& v) {
-  constexpr size_t W = sizeof(V) / sizeof(float);
-  float s = 0.0f;
-  for (size_t i = 0; i < W; ++i) s += v[i];
-  return s;
-}
 
 template <typename V>
 EMBER_OPT_INLINE void norm_row(const NormRun& r, size_t row) {

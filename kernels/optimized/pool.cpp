@@ -1,5 +1,6 @@
 // Max pooling with indices (pool.h).
 #include "kernels/optimized/pool.h"
+#include "kernels/optimized/vec_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -7,11 +8,6 @@
 
 #include "runtime/platform/threadpool.h"
 
-#if defined(__has_builtin)
-#if __has_builtin(__builtin_shufflevector)
-#define EMBER_OPT_POOL_SHUFFLE 1
-#endif
-#endif
 
 namespace ember::opt {
 namespace {
@@ -38,34 +34,6 @@ inline void scalar_window(const MaxPool2dShape& s, const float* ip, size_t oy, s
   *index = best_index;
 }
 
-#ifdef EMBER_OPT_POOL_SHUFFLE
-EMBER_OPT_INLINE void even(const VecF4& a, const VecF4& b, VecF4& o) {
-  o = __builtin_shufflevector(a, b, 0, 2, 4, 6);
-}
-EMBER_OPT_INLINE void even(const VecF8& a, const VecF8& b, VecF8& o) {
-  o = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
-}
-EMBER_OPT_INLINE void even(const VecF16& a, const VecF16& b, VecF16& o) {
-  o = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
-}
-#else
-template <typename V>
-EMBER_OPT_INLINE void even(const V& a, const V& b, V& o) {
-  constexpr size_t W = sizeof(V) / sizeof(float);
-  for (size_t i = 0; i < W / 2; ++i) o[i] = a[2 * i], o[i + W / 2] = b[2 * i];
-}
-#endif
-
-template <typename V>
-EMBER_OPT_INLINE void load_taps(const float* p, size_t stride, V& o) {
-  constexpr size_t W = sizeof(V) / sizeof(float);
-  if (stride == 1) return load_vec(o, p);
-  V a, b;
-  load_vec(a, p);
-  load_vec(b, p + W);
-  even(a, b, o);
-}
-
 // W outputs of row oy from column ox, every window inside the plane.
 template <typename VF, typename VI>
 EMBER_OPT_INLINE void vector_windows(const MaxPool2dShape& s, const float* ip, size_t oy,
@@ -77,7 +45,7 @@ EMBER_OPT_INLINE void vector_windows(const MaxPool2dShape& s, const float* ip, s
   for (size_t ky = 0; ky < s.kernel_h; ++ky) {
     const float* row = ip + (y0 + ky) * s.in_w + x0;
     for (size_t kx = 0; kx < s.kernel_w; ++kx) {
-      load_taps(row + kx, s.stride_w, v);
+      load_strided(row + kx, s.stride_w, v);
       best = v > best ? v : best;
       nan |= v != v;
     }
@@ -88,7 +56,7 @@ EMBER_OPT_INLINE void vector_windows(const MaxPool2dShape& s, const float* ip, s
   for (size_t ky = 0; ky < s.kernel_h; ++ky) {
     const float* row = ip + (y0 + ky) * s.in_w + x0;
     for (size_t kx = 0; kx < s.kernel_w; ++kx) {
-      load_taps(row + kx, s.stride_w, v);
+      load_strided(row + kx, s.stride_w, v);
       const int32_t off = int32_t(ky * s.in_w + kx);
       first = (first < 0) & (v == best) ? VI{} + off : first;
       last_nan = v != v ? VI{} + off : last_nan;

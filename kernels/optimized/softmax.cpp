@@ -8,6 +8,7 @@
 #include <cmath>
 
 #include "kernels/optimized/vmath.h"
+#include "kernels/optimized/vec_util.h"
 #include "kernels/optimized/vmath_impl.h"
 #include "runtime/platform/threadpool.h"
 
@@ -22,27 +23,6 @@ EMBER_OPT_INLINE void load_part(V& v, const float* p, size_t count, float fill) 
   float buf[W];
   for (size_t i = 0; i < W; ++i) buf[i] = i < count ? p[i] : fill;
   load_vec(v, buf);
-}
-template <typename V>
-EMBER_OPT_INLINE void store_part(float* p, const V& v, size_t count) {
-  constexpr size_t W = sizeof(V) / sizeof(float);
-  float buf[W];
-  store_vec(buf, v);
-  for (size_t i = 0; i < count; ++i) p[i] = buf[i];
-}
-template <typename V>
-EMBER_OPT_INLINE float lane_max(const V& v) {
-  constexpr size_t W = sizeof(V) / sizeof(float);
-  float m = v[0];
-  for (size_t i = 1; i < W; ++i) m = v[i] > m || std::isnan(v[i]) ? v[i] : m;
-  return m;
-}
-template <typename V>
-EMBER_OPT_INLINE float lane_sum(const V& v) {
-  constexpr size_t W = sizeof(V) / sizeof(float);
-  float s = 0.0f;
-  for (size_t i = 0; i < W; ++i) s += v[i];
-  return s;
 }
 // Lane-wise max that keeps a NaN from either side.
 template <typename V>
@@ -71,7 +51,7 @@ EMBER_OPT_INLINE void softmax_row(size_t dim, const float* in, float* out, bool 
     load_part(x, in + i, dim - i, -INFINITY);
     M::exp(x - m, e);
     sum += e;  // the padding lanes add exp(-inf) = 0
-    if (!log) store_part(out + i, e, dim - i);
+    if (!log) store_first(out + i, e, dim - i);
   }
   const float s = lane_sum(sum);
   if (log) {
@@ -100,7 +80,7 @@ EMBER_OPT_INLINE void softmax_columns(size_t dim, size_t inner, const float* in,
     full ? load_vec(x, in + d * inner) : load_part(x, in + d * inner, count, -INFINITY);
     M::exp(x - mx, e);
     sum += e;
-    if (!log) full ? store_vec(out + d * inner, e) : store_part(out + d * inner, e, count);
+    if (!log) full ? store_vec(out + d * inner, e) : store_first(out + d * inner, e, count);
   }
   VF scale;
   if (log) {
@@ -120,7 +100,7 @@ EMBER_OPT_INLINE void softmax_columns(size_t dim, size_t inner, const float* in,
       full ? load_vec(x, out + d * inner) : load_part(x, out + d * inner, count, 0.0f);
       x *= scale;
     }
-    full ? store_vec(out + d * inner, x) : store_part(out + d * inner, x, count);
+    full ? store_vec(out + d * inner, x) : store_first(out + d * inner, x, count);
   }
 }
 
