@@ -283,6 +283,23 @@ def build_scalar_ops():
     }
 
 
+class CondNet(nn.Module):
+    """torch.cond on a data-dependent predicate: the emitter writes both
+    branches inline with JumpFalse instructions, one of them to the end of
+    the chain."""
+
+    def forward(self, x):
+        return torch.cond(x.sum() > 0, lambda t: t * 2.0 + 1.0, lambda t: t.cos() - 1.0, (x,))
+
+
+def build_cond():
+    torch.manual_seed(11)
+    pos = torch.rand(2, 3) + 0.1
+    return {
+        "forward": MethodSpec(CondNet(), (pos,), [(pos,), (-pos,), (pos * 3,)]),
+    }
+
+
 def stateful_config() -> ExecutorchBackendConfig:
     # Without this pass the emitter only serializes shape/dtype of a mutated
     # buffer ("meaningless initial state"). With it, the initial value
@@ -340,6 +357,12 @@ FIXTURES: List[FixtureSpec] = [
         "Conv2d(1,4,3,padding=1) -> ReLU -> MaxPool2d(2) -> flatten -> "
         "Linear(64,3), input float32 [1,1,8,8].",
         build_convnet,
+    ),
+    FixtureSpec(
+        "cond",
+        "torch.cond(x.sum() > 0, 2x + 1, cos(x) - 1), x float32 [2,3]; runs take "
+        "the true, false and true branch.",
+        build_cond,
     ),
     FixtureSpec(
         "scalar_ops",

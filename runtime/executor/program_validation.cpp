@@ -276,13 +276,16 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
           "method '%s' chain %zu instruction %zu: jump condition %d is not a "
           "Bool or Tensor value",
           method, chain, pc, cond);
-      EMBER_CHECK_OR_RETURN(index_ok(jump->destination_instruction(), num_instructions),
+      // A jump to one past the last instruction ends the chain (what
+      // upstream's emitter writes for torch.cond branches), as upstream's
+      // executor runs it.
+      EMBER_CHECK_OR_RETURN(index_ok(jump->destination_instruction(), num_instructions + 1),
                             Error::InvalidProgram,
                             "method '%s' chain %zu instruction %zu: jump to "
                             "instruction %d, which does not exist (%zu "
-                            "instructions)",
+                            "instructions; %zu ends the chain)",
                             method, chain, pc, jump->destination_instruction(),
-                            num_instructions);
+                            num_instructions, num_instructions);
       return Error::Ok;
     }
     case ember_fb::InstructionArguments::FreeCall: {

@@ -21,6 +21,7 @@ const std::vector<FixtureCase>& fixtures() {
       {"stateful", {"forward"}},   {"dynamic", {"forward"}},
       {"int_bool", {"forward"}},   {"mlp", {"forward"}},
       {"convnet", {"forward"}},    {"scalar_ops", {"forward"}},
+    {"cond", {"forward"}},
   };
   return cases;
 }

@@ -173,6 +173,22 @@ TEST(ControlFlow, JumpFalseSkipsWhenFalseAndFallsThroughWhenTrue) {
   }
 }
 
+// torch.cond exports jump to one past the last instruction: the chain
+// ends there.
+TEST(ControlFlow, JumpToTheEndEndsTheChain) {
+  for (bool cond : {false, true}) {
+    Spec spec;
+    spec.values = {int_value(0), bool_value(cond)};
+    spec.outputs = {0};
+    spec.operators = {{"ember_test::increment", ""}};
+    spec.instructions = {jump_false(1, 3), kernel_call(0, {0}), kernel_call(0, {0})};
+    Loaded l(build(spec));
+    ASSERT_EQ(l.method_error, Error::Ok) << last_error_message();
+    ASSERT_EQ(l.method->execute(), Error::Ok) << last_error_message();
+    EXPECT_EQ(l.method->get_output(0).to_int(), cond ? 2 : 0);
+  }
+}
+
 TEST(ControlFlow, InstructionLoopStopsAtTheLimit) {
   Spec spec;
   spec.values = {int_value(0), bool_value(false)};
