@@ -456,17 +456,14 @@ void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
   gemm_kernel(isa, true).fn(g);
 }
 
-void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size_t lda,
-                              const float* packed_b, float* c, size_t ldc, Isa isa,
-                              const GemmEpilogue* epilogue) {
-  if (m == 0 || n == 0) return;
+// The product [m x n] cut into blocks for the pool: about four per
+// thread, row blocks (whole MR tiles) first, then column ranges (whole
+// panels) when the rows do not go round. Calls block(r0, rows, c0, cols)
+// for each, in parallel; small products in one call on this thread.
+template <typename Block>
+void split_over_pool(size_t m, size_t n, size_t k, size_t mr, size_t nr, const Block& block) {
   const size_t threads = num_threads();
-  const size_t mr = gemm_kernel(isa, true).mr, nr = gemm_panel_width(isa);
-  if (threads <= 1 || m * n * k < kInlineMacs) {
-    return gemm_f32_packed(m, n, k, a, lda, packed_b, n, 0, c, ldc, isa, epilogue);
-  }
-  // About four tasks per thread: row blocks (multiples of MR) first, then
-  // column ranges (whole panels) when the rows do not go round.
+  if (threads <= 1 || m * n * k < kInlineMacs) return block(0, m, 0, n);
   const size_t want = 4 * threads;
   const size_t row_tiles = (m + mr - 1) / mr, col_panels = (n + nr - 1) / nr;
   const size_t row_blocks = std::min(want, row_tiles);
@@ -476,11 +473,21 @@ void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size
   const size_t rb = (m + rows - 1) / rows, cb = (n + cols - 1) / cols;
   parallel_for(rb * cb, [&](size_t t) {
     const size_t r0 = t / cb * rows, c0 = t % cb * cols;
-    GemmEpilogue ep{};
-    if (epilogue) ep = tile_epilogue(*epilogue, r0, c0);
-    gemm_f32_packed(std::min(rows, m - r0), std::min(cols, n - c0), k, a + r0 * lda, lda,
-                    packed_b, n, c0, c + r0 * ldc + c0, ldc, isa, epilogue ? &ep : nullptr);
+    block(r0, std::min(rows, m - r0), c0, std::min(cols, n - c0));
   });
+}
+
+void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size_t lda,
+                              const float* packed_b, float* c, size_t ldc, Isa isa,
+                              const GemmEpilogue* epilogue) {
+  if (m == 0 || n == 0) return;
+  split_over_pool(m, n, k, gemm_kernel(isa, true).mr, gemm_panel_width(isa),
+                  [&](size_t r0, size_t rows, size_t c0, size_t cols) {
+                    GemmEpilogue ep{};
+                    if (epilogue) ep = tile_epilogue(*epilogue, r0, c0);
+                    gemm_f32_packed(rows, cols, k, a + r0 * lda, lda, packed_b, n, c0,
+                                    c + r0 * ldc + c0, ldc, isa, epilogue ? &ep : nullptr);
+                  });
 }
 
 void gemm_f32_rows(const RowsProduct& r, Isa isa) {
@@ -504,24 +511,11 @@ void gemm_f32(size_t m, size_t n, size_t k, const float* a, size_t lda, const fl
               size_t ldb, float* c, size_t ldc, Isa isa) {
   if (m == 0 || n == 0) return;
   const GemmKernel kernel = gemm_kernel(isa, false);
-  const size_t threads = num_threads(), nr = gemm_panel_width(isa);
-  auto block = [&](size_t r0, size_t rows, size_t c0, size_t cols) {
-    const GemmBlock g{rows, cols, k, a + r0 * lda, b + c0, c + r0 * ldc + c0,
-                      lda, ldb, ldc, nullptr, 0};
-    kernel.fn(g);
-  };
-  if (threads <= 1 || m * n * k < kInlineMacs) return block(0, m, 0, n);
-  const size_t want = 4 * threads;
-  const size_t row_tiles = (m + kernel.mr - 1) / kernel.mr, col_panels = (n + nr - 1) / nr;
-  const size_t row_blocks = std::min(want, row_tiles);
-  const size_t col_blocks = std::min((want + row_blocks - 1) / row_blocks, col_panels);
-  const size_t rows = (row_tiles + row_blocks - 1) / row_blocks * kernel.mr;
-  const size_t cols = (col_panels + col_blocks - 1) / col_blocks * nr;
-  const size_t rb = (m + rows - 1) / rows, cb = (n + cols - 1) / cols;
-  parallel_for(rb * cb, [&](size_t t) {
-    const size_t r0 = t / cb * rows, c0 = t % cb * cols;
-    block(r0, std::min(rows, m - r0), c0, std::min(cols, n - c0));
-  });
+  split_over_pool(m, n, k, kernel.mr, gemm_panel_width(isa),
+                  [&](size_t r0, size_t rows, size_t c0, size_t cols) {
+                    kernel.fn(GemmBlock{rows, cols, k, a + r0 * lda, b + c0,
+                                        c + r0 * ldc + c0, lda, ldb, ldc, nullptr, 0});
+                  });
 }
 
 void bmm_f32(size_t batch, size_t m, size_t n, size_t k, const float* a, size_t a_stride,

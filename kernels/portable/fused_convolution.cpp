@@ -125,7 +125,8 @@ bool fused_convolution(KernelContext& ctx, const Span<EValue*>* calls, size_t co
       return false;
     }
   }
-  // Per-channel factors, as the batch norm kernel computes them.
+  // Per-channel factors, as the batch norm kernel computes them
+  // (util/norm_util.h).
   const size_t channels = size_t(c.g.out_channels);
   float* factors = static_cast<float*>(ctx.allocate_temp(2 * channels * sizeof(float)));
   if (factors == nullptr) return false;
@@ -134,10 +135,10 @@ bool fused_convolution(KernelContext& ctx, const Span<EValue*>* calls, size_t co
   const float* mean = bn.mean.const_data_ptr<float>();
   const float* var = bn.var.const_data_ptr<float>();
   for (size_t ch = 0; ch < channels; ++ch) {
-    const double inv = 1.0 / std::sqrt(double(var[ch]) + bn.eps);
-    const double scale = inv * (w != nullptr ? double(w[ch]) : 1.0);
+    double scale, shift;
+    batch_norm_factors(w, bb, mean, var, bn.eps, int64_t(ch), &scale, &shift);
     factors[ch] = float(scale);
-    factors[channels + ch] = float((bb != nullptr ? double(bb[ch]) : 0.0) - double(mean[ch]) * scale);
+    factors[channels + ch] = float(shift);
   }
   ep.scale = factors;
   ep.shift = factors + channels;

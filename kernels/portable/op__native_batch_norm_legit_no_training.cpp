@@ -27,10 +27,9 @@ void batch_norm(const T* in, const T* w, const T* b, const T* mean,
   // optimized library's vector loop).
   auto plane_task = [&](size_t task) {
     const int64_t i = int64_t(task) / c, ch = int64_t(task) % c;
-    const double inv = 1.0 / std::sqrt(double(var[ch]) + eps);
-    const double scale_d = inv * (w != nullptr ? double(w[ch]) : 1.0);
-    const C scale = C(scale_d);
-    const C shift = C((b != nullptr ? double(b[ch]) : 0.0) - double(mean[ch]) * scale_d);
+    double scale_d, shift_d;
+    batch_norm_factors(w, b, mean, var, eps, ch, &scale_d, &shift_d);
+    const C scale = C(scale_d), shift = C(shift_d);
     const T* x = in + (i * c + ch) * plane;
     T* y = out + (i * c + ch) * plane;
     if constexpr (std::is_same_v<T, float>) {

@@ -36,6 +36,18 @@ void mean_rstd(const T* x, int64_t n, double eps, double* mean, double* rstd) {
 bool check_norm_param(KernelArgs& a, Optional<Tensor> t, ScalarType type,
                       int64_t numel, const char* what);
 
+// An inference batch norm's affine map for channel ch, y = x * scale +
+// shift, in double: scale = weight / sqrt(var + eps), shift = bias - mean *
+// scale (weight and bias may be null: 1 and 0). The batch norm kernel and
+// the fused convolution both compute it here.
+template <typename T>
+inline void batch_norm_factors(const T* weight, const T* bias, const T* mean, const T* var,
+                               double eps, int64_t ch, double* scale, double* shift) {
+  const double inv = 1.0 / std::sqrt(double(var[ch]) + eps);
+  *scale = inv * (weight != nullptr ? double(weight[ch]) : 1.0);
+  *shift = (bias != nullptr ? double(bias[ch]) : 0.0) - double(mean[ch]) * *scale;
+}
+
 // The boxed argument count of an op with `outs` out tensors and a tuple
 // return: schema args + outs, then one tuple value or the outs again.
 inline size_t tuple_op_arg_count(size_t given, size_t schema_args, size_t outs) {

@@ -54,16 +54,13 @@ void float_unary_run(KernelArgs& args, Tensor self, Tensor out, Op op,
   }
   if (fast != nullptr && self.scalar_type() == ScalarType::Float &&
       out.scalar_type() == ScalarType::Float && self.is_contiguous() && out.is_contiguous()) {
+    // The prologue resizes out to self's shape: both dense, same count.
     ElementwisePlan plan;
-    if (unary_out_prologue(args, self, out, ScalarType::Float, &plan) &&
-        out.numel() == self.numel()) {
+    if (unary_out_prologue(args, self, out, ScalarType::Float, &plan)) {
       fast(size_t(self.numel()), self.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
            opt::best_isa());
-      return;
     }
-    if (!args.ok()) {
-      return;
-    }
+    return;
   }
   const ScalarType result = float_result_type(self.scalar_type());
   if (!is_floating_type(out.scalar_type())) {
