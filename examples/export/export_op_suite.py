@@ -2,7 +2,7 @@
 """Exports Ember's operator suite: one small .bpte per op case.
 
 Usage:
-  python examples/export/export_op_suite.py --out test/models/ops [--only PATTERN]
+  python examples/export/export_op_suite.py --out test/models/ops [--only PATTERN[,PATTERN...]]
         [--check]
 
 For each case declared in examples/export/op_suite/*.py: export the module
@@ -53,7 +53,7 @@ def export_case(case, out):
     from executorch.devtools.bundled_program.serialize import (
         serialize_from_bundled_program_to_flatbuffer,
     )
-    from executorch.exir import to_edge
+    from executorch.exir import EdgeCompileConfig, ExecutorchBackendConfig, to_edge
 
     torch.manual_seed(0)
     module = case.module().eval()
@@ -70,15 +70,13 @@ def export_case(case, out):
                 )
             )
     ep = torch.export.export(module, tuple(case.inputs[0]), strict=False)
+    edge_options = dict(case.edge_options or {})
     if case.preserve_ops:
-        from executorch.exir import EdgeCompileConfig
-
         keep = list(case.preserve_ops)
-        edge = to_edge(ep, compile_config=EdgeCompileConfig(
-            preserve_ops=keep, _core_aten_ops_exception_list=keep))
-    else:
-        edge = to_edge(ep)
-    et_prog = edge.to_executorch()
+        edge_options.update(preserve_ops=keep, _core_aten_ops_exception_list=keep)
+    edge = to_edge(ep, compile_config=EdgeCompileConfig(**edge_options)) if edge_options \
+        else to_edge(ep)
+    et_prog = edge.to_executorch(ExecutorchBackendConfig(**(case.et_options or {})))
     data = serialize_from_bundled_program_to_flatbuffer(
         BundledProgram(et_prog, [MethodTestSuite(method_name="forward", test_cases=cases)])
     )
@@ -106,7 +104,8 @@ def check_case(path, rtol, atol):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(HERE, "..", "..", "test", "models", "ops"))
-    parser.add_argument("--only", default="*", help="fnmatch pattern of case names")
+    parser.add_argument("--only", default="*",
+                        help="fnmatch patterns of case names, comma-separated")
     parser.add_argument("--check", action="store_true")
     args = parser.parse_args()
 
@@ -121,7 +120,7 @@ def main():
     failures = []
     ran = []
     for case in registry.CASES:
-        if not fnmatch.fnmatch(case.name, args.only):
+        if not any(fnmatch.fnmatch(case.name, p) for p in args.only.split(",")):
             continue
         try:
             ops, size = export_case(case, args.out)

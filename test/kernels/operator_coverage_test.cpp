@@ -32,10 +32,8 @@
 #include <string>
 #include <vector>
 
-#include "bundled_program/bundled_program.h"
-#include "runtime/core/error_message.h"
 #include "runtime/kernel/operator_registry.h"
-#include "schema/program_generated.h"
+#include "test/op_suite/op_suite_programs.h"
 
 extern char** environ;
 
@@ -112,46 +110,7 @@ std::set<std::string> operators_called_by(const std::string& binary) {
 
 // The operators of every program in the op suite (test/models/ops).
 std::set<std::string> operators_in_op_suite() {
-  std::set<std::string> names;
-  size_t files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(EMBER_OP_SUITE_DIR)) {
-    if (entry.path().extension() != ".bpte") continue;
-    ++files;
-    std::ifstream in(entry.path(), std::ios::binary);
-    const std::vector<char> raw((std::istreambuf_iterator<char>(in)),
-                                std::istreambuf_iterator<char>());
-    // Keep the bundle 32-byte aligned so the embedded program is aligned.
-    std::vector<uint64_t> storage(raw.size() / 8 + 5);
-    uint8_t* bytes = reinterpret_cast<uint8_t*>(
-        (reinterpret_cast<uintptr_t>(storage.data()) + 31) & ~uintptr_t(31));
-    std::memcpy(bytes, raw.data(), raw.size());
-    Result<BundledProgram> bundle = BundledProgram::from(bytes, raw.size());
-    if (!bundle.ok()) {
-      ADD_FAILURE() << entry.path().filename() << ": " << last_error_message();
-      continue;
-    }
-    const uint8_t* program = static_cast<const uint8_t*>(bundle->program_data());
-    flatbuffers::Verifier verifier(program, bundle->program_size());
-    if (!ember_fb::VerifyProgramBuffer(verifier)) {
-      ADD_FAILURE() << entry.path().filename() << ": the program does not verify";
-      continue;
-    }
-    const ember_fb::Program* fb = ember_fb::GetProgram(program);
-    if (fb->execution_plan() == nullptr) continue;
-    for (const ember_fb::ExecutionPlan* plan : *fb->execution_plan()) {
-      if (plan->operators() == nullptr) continue;
-      for (const ember_fb::Operator* op : *plan->operators()) {
-        if (op->name() == nullptr) continue;
-        std::string name = op->name()->str();
-        if (op->overload() != nullptr && op->overload()->size() > 0) {
-          name += "." + op->overload()->str();
-        }
-        names.insert(name);
-      }
-    }
-  }
-  EXPECT_GT(files, 0u) << "no op-suite programs in " << EMBER_OP_SUITE_DIR;
-  return names;
+  return operators_in_bundled_programs(EMBER_OP_SUITE_DIR);
 }
 
 TEST(OperatorCoverage, EveryRegisteredOperatorIsTested) {

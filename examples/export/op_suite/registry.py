@@ -27,15 +27,23 @@ class OpCase:
     # rather than decompose, for out-variants an export would not emit
     # otherwise (rsub.Scalar, floor_divide, masked_fill.Scalar, logit, ...).
     preserve_ops: Sequence = ()
+    # Extra EdgeCompileConfig / ExecutorchBackendConfig fields for ops that
+    # only appear under non-default exporter settings (_skip_dim_order=True
+    # keeps _to_copy/clone/empty; remove_view_copy=False keeps view_copy;
+    # run_reinplace_pass=True writes index_put_).
+    edge_options: Optional[dict] = None
+    et_options: Optional[dict] = None
 
 
 CASES: List[OpCase] = []
 
 
-def op_case(name: str, ops, module, inputs, rtol=None, atol=None, preserve_ops=()) -> None:
+def op_case(name: str, ops, module, inputs, rtol=None, atol=None, preserve_ops=(),
+            edge_options=None, et_options=None) -> None:
     if any(c.name == name for c in CASES):
         raise ValueError(f"duplicate op case {name}")
-    CASES.append(OpCase(name, list(ops), module, list(inputs), rtol, atol, tuple(preserve_ops)))
+    CASES.append(OpCase(name, list(ops), module, list(inputs), rtol, atol, tuple(preserve_ops),
+                        edge_options, et_options))
 
 
 class Lambda(torch.nn.Module):
@@ -49,9 +57,11 @@ class Lambda(torch.nn.Module):
         return self.fn(*args)
 
 
-def fn_case(name: str, ops, fn, inputs, rtol=None, atol=None, preserve_ops=()) -> None:
+def fn_case(name: str, ops, fn, inputs, rtol=None, atol=None, preserve_ops=(),
+            edge_options=None, et_options=None) -> None:
     """op_case for a plain function: `fn(*inputs)` is the forward."""
-    op_case(name, ops, lambda: Lambda(fn), inputs, rtol, atol, preserve_ops)
+    op_case(name, ops, lambda: Lambda(fn), inputs, rtol, atol, preserve_ops, edge_options,
+            et_options)
 
 
 def edge_values(dtype=torch.float32) -> torch.Tensor:

@@ -1,0 +1,70 @@
+// Every operator of upstream's portable kernel library has an op-suite case:
+// each name in upstream_portable_ops.txt (upstream's portable
+// functions.yaml, as exported programs name the operators) must appear in
+// the operator table of at least one test/models/ops/*.bpte, the programs
+// op_suite_test verifies against PyTorch's outputs. The test prints every
+// operator it checked with the number of programs that use it, and fails
+// naming each one that no program uses.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "test/op_suite/op_suite_programs.h"
+
+namespace ember::testing {
+namespace {
+
+const std::string kOpsDir = std::string(EMBER_TEST_MODELS_DIR) + "/ops";
+
+std::vector<std::string> upstream_operators() {
+  std::vector<std::string> names;
+  std::ifstream in(EMBER_UPSTREAM_OPS_LIST);
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    names.push_back(line);
+  }
+  return names;
+}
+
+// How many op-suite programs use each operator.
+std::map<std::string, int> programs_per_operator() {
+  std::map<std::string, int> uses;
+  for (const std::filesystem::path& file : bundled_programs_in(kOpsDir)) {
+    for (const std::string& name : operators_in_bundled_program(file)) ++uses[name];
+  }
+  return uses;
+}
+
+TEST(UpstreamPortableOperators, EveryOneHasAnOpSuiteCase) {
+  const std::vector<std::string> upstream = upstream_operators();
+  ASSERT_GE(upstream.size(), 200u) << "cannot read " << EMBER_UPSTREAM_OPS_LIST;
+  const std::map<std::string, int> uses = programs_per_operator();
+
+  std::string missing;
+  size_t missing_count = 0;
+  printf("upstream portable operators checked against the op suite (programs using each):\n");
+  for (const std::string& name : upstream) {
+    auto found = uses.find(name);
+    const int n = found == uses.end() ? 0 : found->second;
+    printf("  %-50s %d\n", name.c_str(), n);
+    if (n == 0) {
+      missing += "\n  " + name;
+      ++missing_count;
+    }
+  }
+  printf("%zu upstream portable operators, %zu without an op-suite case\n", upstream.size(),
+         missing_count);
+  EXPECT_EQ(missing_count, 0u) << missing_count
+                               << " upstream portable operators have no op-suite program:"
+                               << missing;
+}
+
+}  // namespace
+}  // namespace ember::testing
