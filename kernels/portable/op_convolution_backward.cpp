@@ -27,7 +27,9 @@
 // tile by tile of pixels, each tile transposed (kernels/optimized
 // transpose) and multiplied on the GEMM (util/matmul.h). The bias gradient
 // sums grad_output per channel in double. Temp memory: the forward
-// engines' scratch, and two column tiles for the weight gradient.
+// engines' scratch, and two column tiles for the weight gradient (smaller
+// tiles when temp memory is short; MemoryAllocationFailed when even one
+// pixel's do not fit).
 #include "kernels/optimized/transpose.h"
 #include "kernels/portable/util/conv_args.h"
 #include "kernels/portable/util/conv_gemm.h"
@@ -51,25 +53,18 @@ ConvGeometry swapped(const ConvGeometry& g) {
   return s;
 }
 
-// Scratch elements weight_gradient() needs: a column tile and its
-// transpose.
-template <typename T>
-int64_t weight_gradient_scratch(const ConvGeometry& h) {
-  const int64_t rows = h.in_channels / h.groups * h.kernel_h * h.kernel_w;
-  return 2 * rows * detail::conv_tile_pixels(rows, h.out_h * h.out_w, sizeof(T));
-}
-
 // gw = sum over the batch of out_side x im2col(in_side)^T per group, for a
 // plain geometry h: in_side [N, h.in_channels, h.in_h, h.in_w], out_side
 // [N, h.out_channels, h.out_h, h.out_w], gw [h.out_channels,
 // h.in_channels / groups, kh, kw].
+// scratch holds two tiles of `tile` pixels: a column tile and its
+// transpose.
 template <typename T>
 void weight_gradient(const ConvGeometry& h, const T* in_side, const T* out_side, T* gw,
-                     T* scratch) {
+                     T* scratch, int64_t tile) {
   const int64_t icg = h.in_channels / h.groups, ocg = h.out_channels / h.groups;
   const int64_t rows = icg * h.kernel_h * h.kernel_w;
   const int64_t pixels = h.out_h * h.out_w;
-  const int64_t tile = detail::conv_tile_pixels(rows, pixels, sizeof(T));
   T* col = scratch;
   T* col_t = scratch + rows * tile;
   for (int64_t i = 0; i < h.out_channels * rows; ++i) {
@@ -228,13 +223,21 @@ void convolution_backward_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     }
     if (ok && mask[1] && outs[1].numel() > 0) {
       T* gw = outs[1].mutable_data_ptr<T>();
-      const int64_t need = weight_gradient_scratch<T>(plain);
-      T* scratch = static_cast<T*>(ctx.allocate_temp(size_t(need) * sizeof(T)));
+      // Two column tiles of about 512 KiB each; fewer pixels per tile
+      // when temp memory is short, down to one.
+      const int64_t rows = plain.in_channels / plain.groups * plain.kernel_h * plain.kernel_w;
+      int64_t tile = detail::conv_tile_pixels(rows, plain.out_h * plain.out_w, sizeof(T));
+      tile = tile < 1 ? 1 : tile;
+      T* scratch = nullptr;
+      while (tile > 0 && scratch == nullptr) {
+        scratch = static_cast<T*>(ctx.allocate_temp(size_t(2 * rows * tile) * sizeof(T)));
+        tile = scratch == nullptr ? tile / 2 : tile;
+      }
       if (scratch == nullptr) {
         ok = false;
       } else {
         weight_gradient<T>(plain, g.transposed ? go : in, g.transposed ? in : go, gw,
-                           scratch);
+                           scratch, tile);
       }
     }
     if (mask[2] && outs[2].numel() > 0) {
