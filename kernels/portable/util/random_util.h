@@ -25,7 +25,7 @@
 
 namespace ember {
 
-constexpr uint64_t kDefaultRandomSeed = 0x5EED'0F'E3BE'25ull;
+constexpr uint64_t kDefaultRandomSeed = 0x5EED0FE3BE25ull;
 
 // A random stream: the key that SplitMix64 counts from.
 struct RandomStream {
