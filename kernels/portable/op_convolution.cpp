@@ -20,59 +20,15 @@
 // channels. Depthwise convolution (one input channel per group) and the
 // no-temp-memory fallback use a direct per-plane kernel (a shifted-row
 // axpy that vectorizes), parallel over planes.
-#include <type_traits>
-
 #include "kernels/optimized/conv.h"
 #include "kernels/portable/util/conv_args.h"
 #include "kernels/portable/util/conv_gemm.h"
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
-#include "runtime/platform/threadpool.h"
 
 namespace ember {
 namespace {
-
-// False when transposed convolution finds no temp memory (it has no
-// scratch-free fallback).
-template <typename T>
-bool run_convolution(KernelContext& ctx, const ConvGeometry& g, const T* in,
-                     const T* weight, const T* bias, T* out) {
-  if constexpr (std::is_same_v<T, float>) {
-    if (!g.transposed && run_convolution_f32(ctx, g, in, weight, bias, out)) {
-      return true;
-    }
-  }
-  if (g.transposed) {
-    const int64_t icg = g.in_channels / g.groups;
-    const int64_t rows = g.out_channels / g.groups * g.kernel_h * g.kernel_w;
-    const int64_t need = icg * rows + rows * conv_transposed_tile<T>(g);
-    T* scratch = static_cast<T*>(ctx.allocate_temp(size_t(need) * sizeof(T)));
-    if (scratch == nullptr) {
-      return false;
-    }
-    conv_transposed_gemm<T>(g, in, weight, bias, out, scratch, scratch + icg * rows);
-    return true;
-  }
-  const bool depthwise = g.in_channels == g.groups;
-  const int64_t need = conv_gemm_scratch<T>(g);
-  T* col = nullptr;
-  int64_t workers = int64_t(num_threads());
-  if (!depthwise && need > 0) {
-    // One column tile per thread; settle for one if memory is short.
-    col = static_cast<T*>(ctx.allocate_temp(size_t(need * workers) * sizeof(T)));
-    if (col == nullptr && workers > 1) {
-      workers = 1;
-      col = static_cast<T*>(ctx.allocate_temp(size_t(need) * sizeof(T)));
-    }
-  }
-  if (depthwise || (need > 0 && col == nullptr)) {
-    conv_direct<T>(g, in, weight, bias, out);
-  } else {
-    conv_gemm<T>(g, in, weight, bias, out, col, workers);
-  }
-  return true;
-}
 
 void convolution_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   KernelArgs a(ctx, args, "aten::convolution.out", 11);

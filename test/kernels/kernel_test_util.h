@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -43,6 +44,18 @@ class Arg {
   }
   static Arg ints(const std::vector<int64_t>& values) { return list<int64_t>(values); }
   static Arg tensors(const std::vector<Tensor>& values) { return list<Tensor>(values); }
+  // A bool list (convolution_backward's output_mask), owning its items.
+  static Arg bools(std::initializer_list<bool> values) {
+    std::shared_ptr<bool[]> items(new bool[values.size()]);
+    size_t i = 0;
+    for (bool v : values) {
+      items[i++] = v;
+    }
+    Arg a;
+    a.value_ = EValue(Span<bool>(items.get(), values.size()));
+    a.storage_ = items;
+    return a;
+  }
   // An index list like index_put's: every entry present.
   static Arg optional_tensors(const std::vector<Tensor>& values) {
     return list<Optional<Tensor>>(values);

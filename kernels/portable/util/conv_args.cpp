@@ -34,36 +34,13 @@ bool list_value(KernelArgs& a, Span<int64_t> list, size_t spatial, size_t i,
 
 }  // namespace
 
-bool prepare_convolution(KernelArgs& a, ConvCall* call) {
-  const Tensor input = a.tensor(0), weight = a.tensor(1);
-  const Optional<Tensor> bias = a.optional_tensor(2);
-  const Span<int64_t> stride = a.int_list(3), padding = a.int_list(4),
-                      dilation = a.int_list(5);
-  const bool transposed = a.bool_value(6);
-  const Span<int64_t> output_padding = a.int_list(7);
-  const int64_t groups = a.int_value(8);
-  const Tensor out = a.tensor(9);
-  if (!a.ok()) {
-    return false;
-  }
-  const ScalarType type = input.scalar_type();
-  if (type != ScalarType::Float && type != ScalarType::Double) {
-    a.fail(Error::NotSupported, "dtype %s is not supported (Float or Double)",
-           scalar_type_name(type));
-    return false;
-  }
-  if (weight.scalar_type() != type || out.scalar_type() != type ||
-      (bias.has_value() && bias.value().scalar_type() != type)) {
-    a.fail(Error::InvalidArgument, "input, weight, bias and out must share dtype %s",
-           scalar_type_name(type));
-    return false;
-  }
-  if (!check_contiguous(a, input, "input") ||
-      !check_contiguous(a, weight, "weight") ||
-      !check_contiguous(a, out, "out") ||
-      (bias.has_value() && !check_contiguous(a, bias.value(), "bias"))) {
-    return false;
-  }
+bool convolution_geometry(KernelArgs& a, const ConvSpec& spec, ConvGeometry* geometry) {
+  const Tensor input = spec.input, weight = spec.weight;
+  const Optional<Tensor> bias = spec.bias;
+  const Span<int64_t> stride = spec.stride, padding = spec.padding,
+                      dilation = spec.dilation, output_padding = spec.output_padding;
+  const bool transposed = spec.transposed;
+  const int64_t groups = spec.groups;
   const size_t ndim = input.dim();
   if ((ndim != 3 && ndim != 4) || weight.dim() != ndim) {
     a.fail(Error::InvalidArgument,
@@ -73,7 +50,7 @@ bool prepare_convolution(KernelArgs& a, ConvCall* call) {
     return false;
   }
   const size_t spatial = ndim - 2;
-  ConvGeometry& g = call->g;
+  ConvGeometry& g = *geometry;
   g = ConvGeometry{};
   g.transposed = transposed;
   g.batch = input.sizes()[0];
@@ -170,6 +147,50 @@ bool prepare_convolution(KernelArgs& a, ConvCall* call) {
            static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
     return false;
   }
+  return true;
+}
+
+bool prepare_convolution(KernelArgs& a, ConvCall* call) {
+  ConvSpec spec;
+  spec.input = a.tensor(0);
+  spec.weight = a.tensor(1);
+  spec.bias = a.optional_tensor(2);
+  spec.stride = a.int_list(3);
+  spec.padding = a.int_list(4);
+  spec.dilation = a.int_list(5);
+  spec.transposed = a.bool_value(6);
+  spec.output_padding = a.int_list(7);
+  spec.groups = a.int_value(8);
+  const Tensor out = a.tensor(9);
+  if (!a.ok()) {
+    return false;
+  }
+  const Tensor input = spec.input, weight = spec.weight;
+  const Optional<Tensor> bias = spec.bias;
+  const ScalarType type = input.scalar_type();
+  if (type != ScalarType::Float && type != ScalarType::Double) {
+    a.fail(Error::NotSupported, "dtype %s is not supported (Float or Double)",
+           scalar_type_name(type));
+    return false;
+  }
+  if (weight.scalar_type() != type || out.scalar_type() != type ||
+      (bias.has_value() && bias.value().scalar_type() != type)) {
+    a.fail(Error::InvalidArgument, "input, weight, bias and out must share dtype %s",
+           scalar_type_name(type));
+    return false;
+  }
+  if (!check_contiguous(a, input, "input") ||
+      !check_contiguous(a, weight, "weight") ||
+      !check_contiguous(a, out, "out") ||
+      (bias.has_value() && !check_contiguous(a, bias.value(), "bias"))) {
+    return false;
+  }
+  if (!convolution_geometry(a, spec, &call->g)) {
+    return false;
+  }
+  const ConvGeometry& g = call->g;
+  const size_t ndim = input.dim();
+  const size_t spatial = ndim - 2;
   SizesType sizes[4] = {SizesType(g.batch), SizesType(g.out_channels), 0, 0};
   if (spatial == 2) {
     sizes[2] = SizesType(g.out_h);

@@ -4,11 +4,14 @@
 // fast path both run on kernels/optimized.
 #pragma once
 
+#include <type_traits>
+
 #include "kernels/optimized/conv.h"
 #include "kernels/portable/util/conv_gemm.h"
 #include "runtime/kernel/kernel_args.h"
 #include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_context.h"
+#include "runtime/platform/threadpool.h"
 
 namespace ember {
 
@@ -18,6 +21,21 @@ struct ConvCall {
   ScalarType type = ScalarType::Float;
   ConvGeometry g{};
 };
+
+// A convolution's operands and parameters as an operator received them.
+struct ConvSpec {
+  Tensor input, weight;
+  Optional<Tensor> bias;
+  Span<int64_t> stride, padding, dilation, output_padding;
+  bool transposed = false;
+  int64_t groups = 1;
+};
+
+// Checks the shapes and parameters of `spec` (ranks, list lengths and
+// ranges, groups against the channels, bias size, output size; not the
+// dtypes or the layout) and computes the geometry. False after failing
+// `a`. Shared by convolution.out and convolution_backward.out.
+bool convolution_geometry(KernelArgs& a, const ConvSpec& spec, ConvGeometry* g);
 
 // Reads convolution.out's arguments from `a` (input, weight, bias,
 // stride, padding, dilation, transposed, output_padding, groups, out),
@@ -36,5 +54,49 @@ opt::Conv2dShape opt_shape(const ConvGeometry& g);
 bool run_convolution_f32(KernelContext& ctx, const ConvGeometry& g, const float* in,
                          const float* weight, const float* bias, float* out,
                          const opt::ConvEpilogue* epilogue = nullptr);
+
+// out = conv(in, weight) + bias (bias may be null) for either kind of
+// convolution, by the engines op_convolution.cpp's overview describes:
+// Float non-transposed on kernels/optimized, the rest on util/conv_gemm.h.
+// False when transposed convolution finds no temp memory (it has no
+// scratch-free fallback); nothing is written then.
+template <typename T>
+bool run_convolution(KernelContext& ctx, const ConvGeometry& g, const T* in,
+                     const T* weight, const T* bias, T* out) {
+  if constexpr (std::is_same_v<T, float>) {
+    if (!g.transposed && run_convolution_f32(ctx, g, in, weight, bias, out)) {
+      return true;
+    }
+  }
+  if (g.transposed) {
+    const int64_t icg = g.in_channels / g.groups;
+    const int64_t rows = g.out_channels / g.groups * g.kernel_h * g.kernel_w;
+    const int64_t need = icg * rows + rows * conv_transposed_tile<T>(g);
+    T* scratch = static_cast<T*>(ctx.allocate_temp(size_t(need) * sizeof(T)));
+    if (scratch == nullptr) {
+      return false;
+    }
+    conv_transposed_gemm<T>(g, in, weight, bias, out, scratch, scratch + icg * rows);
+    return true;
+  }
+  const bool depthwise = g.in_channels == g.groups;
+  const int64_t need = conv_gemm_scratch<T>(g);
+  T* col = nullptr;
+  int64_t workers = int64_t(num_threads());
+  if (!depthwise && need > 0) {
+    // One column tile per thread; settle for one if memory is short.
+    col = static_cast<T*>(ctx.allocate_temp(size_t(need * workers) * sizeof(T)));
+    if (col == nullptr && workers > 1) {
+      workers = 1;
+      col = static_cast<T*>(ctx.allocate_temp(size_t(need) * sizeof(T)));
+    }
+  }
+  if (depthwise || (need > 0 && col == nullptr)) {
+    conv_direct<T>(g, in, weight, bias, out);
+  } else {
+    conv_gemm<T>(g, in, weight, bias, out, col, workers);
+  }
+  return true;
+}
 
 }  // namespace ember
