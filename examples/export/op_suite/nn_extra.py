@@ -182,3 +182,21 @@ _aa_case("upsample_bilinear2d_aa__f32_large_ratio", _two(1, 1, 30, 20), size=(3,
 _aa_case("upsample_bilinear2d_aa__f32_edge", [(edge_values().reshape(1, 1, 2, 7),)],
          size=(1, 3))
 _aa_case("upsample_bilinear2d_aa__f64", _two(1, 2, 11, 7, dtype=torch.float64), size=(4, 5))
+
+
+# grid_sampler_2d: NaN / inf / -0 / huge inputs (every in-bounds tap is
+# multiplied by its weight, as in PyTorch: inf * 0 is NaN), and Half /
+# BFloat16 (bilinear only: a coordinate rounded differently could pick
+# another nearest pixel). Upstream's runtime misses the BFloat16 case at
+# its tolerance (--check reports it); Ember computes in float and passes.
+for mode in ("bilinear", "nearest", "bicubic"):
+    fn_case(f"grid_sampler_2d__f32_edge_{mode}", _GS,
+            lambda a, g, m=mode: F.grid_sample(a, g, mode=m, align_corners=True),
+            [(edge_values().reshape(1, 1, 2, 7), _grid(1, 3, 4, spread=1.1))],
+            rtol=1e-4, atol=1e-5)
+fn_case("grid_sampler_2d__f16_bilinear_zeros", _GS,
+        lambda a, g: F.grid_sample(a, g, mode="bilinear", padding_mode="zeros"),
+        _grid_inputs((1, 2, 4, 5), (3, 3), dtype=torch.float16), rtol=1e-2, atol=1e-2)
+fn_case("grid_sampler_2d__bf16_bilinear_border", _GS,
+        lambda a, g: F.grid_sample(a, g, mode="bilinear", padding_mode="border"),
+        _grid_inputs((1, 2, 4, 5), (3, 3), dtype=torch.bfloat16), rtol=5e-2, atol=5e-2)
