@@ -10,8 +10,11 @@
 //   align_corners: -1 and 1 are the centres of the corner pixels, else
 //     their outer edges.
 // Bilinear and nearest pad the sample coordinate; bicubic pads each tap's
-// coordinate, as PyTorch does. Coordinates are computed in OpMath<T>; a
-// non-finite coordinate samples nothing (0) instead of an undefined cast.
+// coordinate, as PyTorch does. Coordinates are computed in OpMath<T>.
+// Border and reflection padding clip infinite coordinates to the edge; a
+// coordinate still non-finite after padding (NaN, or infinite under zeros)
+// samples nothing (0) rather than reach an undefined cast. (PyTorch's
+// results for such grids differ between modes; these are defined.)
 // Float, Double, Half, BFloat16; grid has input's dtype; contiguous.
 #include <cmath>
 
@@ -54,17 +57,17 @@ C reflect(C v, int64_t twice_lo, int64_t twice_hi) {
   return even_flips ? extra + lo : span - extra + lo;
 }
 
-// A pixel coordinate after the padding mode's treatment. Non-finite
-// values are returned as they are (the callers sample nothing there).
+// A pixel coordinate after the padding mode's treatment. NaN is returned
+// as it is (the callers sample nothing there).
 template <typename C>
 C pad_coordinate(C v, int64_t size, Padding padding, bool align_corners) {
-  if (!std::isfinite(v)) {
+  if (std::isnan(v)) {
     return v;
   }
   if (padding == Padding::Border) {
     return clip(v, size);
   }
-  if (padding == Padding::Reflection) {
+  if (padding == Padding::Reflection && std::isfinite(v)) {
     v = align_corners ? reflect(v, 0, 2 * (size - 1)) : reflect(v, -1, 2 * size - 1);
     return clip(v, size);
   }

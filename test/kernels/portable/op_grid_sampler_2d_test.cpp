@@ -26,8 +26,9 @@ TEST(GridSampler2d, ModesAtKnownPoints) {
   }
 }
 
-// NaN and infinite grid values sample nothing under zeros padding and stay
-// defined (no out-of-range cast) under the others.
+// NaN and infinite grid values sample nothing under zeros padding; border
+// padding clips infinities to the edge (PyTorch's bilinear gives 3 and 3
+// there too); every mode stays defined (no out-of-range cast).
 TEST(GridSampler2d, NonFiniteGridIsSafe) {
   const double inf = INFINITY;
   auto in = from_doubles(ScalarType::Float, {1, 1, 2, 2}, {1, 2, 3, 4});
@@ -40,6 +41,8 @@ TEST(GridSampler2d, NonFiniteGridIsSafe) {
       EXPECT_EQ(sample(*in, *grid, mode, padding, false, *out), Error::Ok);
     }
   }
+  ASSERT_EQ(sample(*in, *grid, 0, 1, false, *out), Error::Ok);
+  EXPECT_EQ(to_doubles(*out), (std::vector<double>{0, 3, 3}));
 }
 
 TEST(GridSampler2d, BadModesRefused) {
