@@ -7,46 +7,11 @@
 // scale and shift per channel. out1 and out2 are resized to [0] (PyTorch
 // returns empty statistics). Boxed: 10 schema args, then one tuple value
 // (11) or the outs (13). Floating dtypes; contiguous.
-#include <type_traits>
-
-#include "kernels/optimized/elementwise.h"
 #include "kernels/portable/util/norm_util.h"
-#include "runtime/platform/threadpool.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
-
-template <typename T>
-void batch_norm(const T* in, const T* w, const T* b, const T* mean,
-                const T* var, double eps, int64_t n, int64_t c, int64_t plane,
-                T* out) {
-  using C = OpMath<T>;
-  // One task per (image, channel) plane: scale and shift from the
-  // channel's statistics in double, then the affine map (Float: the
-  // optimized library's vector loop).
-  auto plane_task = [&](size_t task) {
-    const int64_t i = int64_t(task) / c, ch = int64_t(task) % c;
-    double scale_d, shift_d;
-    batch_norm_factors(w, b, mean, var, eps, ch, &scale_d, &shift_d);
-    const C scale = C(scale_d), shift = C(shift_d);
-    const T* x = in + (i * c + ch) * plane;
-    T* y = out + (i * c + ch) * plane;
-    if constexpr (std::is_same_v<T, float>) {
-      opt::scale_shift_f32(size_t(plane), x, y, scale, shift);
-    } else {
-      for (int64_t k = 0; k < plane; ++k) {
-        y[k] = T(C(x[k]) * scale + shift);
-      }
-    }
-  };
-  const size_t planes = size_t(n * c);
-  if (n * c * plane < (int64_t(1) << 15)) {
-    for (size_t t = 0; t < planes; ++t) plane_task(t);
-    return;
-  }
-  parallel_for(planes, [&plane_task](size_t t) { plane_task(t); });
-}
 
 void batch_norm_no_training_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   KernelArgs a(ctx, args, "aten::_native_batch_norm_legit_no_training.out",
@@ -82,11 +47,12 @@ void batch_norm_no_training_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   visit_float_double_half_bfloat16_dtype(input.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    batch_norm<T>(input.const_data_ptr<T>(),
-                  weight.has_value() ? weight.value().const_data_ptr<T>() : nullptr,
-                  bias.has_value() ? bias.value().const_data_ptr<T>() : nullptr,
-                  running_mean.const_data_ptr<T>(), running_var.const_data_ptr<T>(),
-                  eps, n, c, plane, out.mutable_data_ptr<T>());
+    batch_norm_apply<T, T>(
+        input.const_data_ptr<T>(),
+        weight.has_value() ? weight.value().const_data_ptr<T>() : nullptr,
+        bias.has_value() ? bias.value().const_data_ptr<T>() : nullptr,
+        running_mean.const_data_ptr<T>(), running_var.const_data_ptr<T>(), eps, n, c,
+        plane, out.mutable_data_ptr<T>());
   });
 }
 

@@ -40,23 +40,14 @@ Tap<C> make_tap(int64_t o, int64_t in, C scale, bool align_corners) {
   return t;
 }
 
-template <typename C>
-C area_scale(bool align_corners, Optional<Span<double>> scales, size_t i,
-             int64_t in, int64_t out) {
-  if (align_corners) {
-    return out > 1 ? C(in - 1) / C(out - 1) : C(0);
-  }
-  return upsample_scale<C>(scales, i, in, out);
-}
-
 template <typename T>
 void bilinear(const T* in, T* out, int64_t planes, int64_t in_h, int64_t in_w,
               int64_t out_h, int64_t out_w, bool align_corners,
               Optional<Span<double>> scales, void* scratch) {
   using C = OpMath<T>;
   Tap<C>* cols = static_cast<Tap<C>*>(scratch);
-  const C sh = area_scale<C>(align_corners, scales, 0, in_h, out_h);
-  const C sw = area_scale<C>(align_corners, scales, 1, in_w, out_w);
+  const C sh = upsample_area_scale<C>(align_corners, scales, 0, in_h, out_h);
+  const C sw = upsample_area_scale<C>(align_corners, scales, 1, in_w, out_w);
   for (int64_t ow = 0; ow < out_w; ++ow) {
     cols[ow] = make_tap<C>(ow, in_w, sw, align_corners);
   }

@@ -1,6 +1,6 @@
 // Output size and source-coordinate scale for the 2-D upsampling kernels
-// (upsample_nearest2d.vec, upsample_bilinear2d.vec), as PyTorch's
-// UpSample.h computes them.
+// (upsample_nearest2d.vec, upsample_bilinear2d.vec, _upsample_bilinear2d_aa),
+// as PyTorch's UpSample.h computes them.
 #pragma once
 
 #include <cmath>
@@ -34,6 +34,18 @@ inline C upsample_scale(Optional<Span<double>> scales, size_t i, int64_t in,
     return static_cast<C>(1.0 / scales.value()[i]);
   }
   return static_cast<C>(in) / static_cast<C>(out);
+}
+
+// PyTorch's area_pixel_compute_scale: with align_corners the corner
+// centres map to each other ((in - 1) / (out - 1), 0 for one output),
+// else upsample_scale().
+template <typename C>
+inline C upsample_area_scale(bool align_corners, Optional<Span<double>> scales,
+                             size_t i, int64_t in, int64_t out) {
+  if (align_corners) {
+    return out > 1 ? C(in - 1) / C(out - 1) : C(0);
+  }
+  return upsample_scale<C>(scales, i, in, out);
 }
 
 }  // namespace ember

@@ -1,5 +1,6 @@
 // Output size of the 2-D upsampling kernels
-// (kernels/portable/util/upsample_util.h), through nearest and bilinear:
+// (kernels/portable/util/upsample_util.h), through nearest, bilinear and
+// antialiased bilinear:
 // sizes whose product with N * C overflows int64 are refused.
 #include "test/kernels/kernel_test_util.h"
 
@@ -15,6 +16,10 @@ TEST(UpsampleUtil, OutputSizeProductOverflowRefused) {
             Error::InvalidArgument);
   EXPECT_EQ(call_kernel("aten::upsample_bilinear2d.vec_out",
                         {*in, Arg::ints({big, big}), false, Arg::none(), *out, *out}),
+            Error::InvalidArgument);
+  EXPECT_EQ(call_kernel("aten::_upsample_bilinear2d_aa.out",
+                        {*in, Arg::ints({big, big}), false, Arg::none(), Arg::none(), *out,
+                         *out}),
             Error::InvalidArgument);
 }
 

@@ -1,0 +1,25 @@
+// aten::replication_pad3d.out(Tensor self, SymInt[6] padding, *,
+//     Tensor(a!) out) -> Tensor(a!)
+// Pads the last 3 dims of self, [C, D, H, W] or [N, C, D, H, W], by (before,
+// after) pairs starting from the last dim, repeating the edge element.
+// Negative pads crop; every padded size must be at least 1. Any dtype;
+// contiguous. The index maths and the checks live in util/pad_util.
+#include "kernels/portable/util/pad_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+void replication_pad3d_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::replication_pad3d.out", 4);
+  const Tensor self = a.tensor(0);
+  const Span<int64_t> padding = a.int_list(1);
+  const Tensor out = a.tensor(2);
+  pad_out(a, self, padding, 3, PadMode::Replicate, out);
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("aten::replication_pad3d.out", replication_pad3d_out_boxed);
+
+}  // namespace ember
