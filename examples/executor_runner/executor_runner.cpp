@@ -110,8 +110,25 @@ std::string error_text(const std::string& what, Error error) {
   return what + ": " + error_name(error) + (message[0] ? ": " : "") + message;
 }
 
+// Every byte outside printable ASCII written as \xNN: the last line of
+// defence for a name from a file that a message did not escape itself
+// (backslashes are kept, so escaped text is not escaped twice).
+std::string terminal_safe(const std::string& line) {
+  std::string out;
+  for (const unsigned char c : line) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      char hex[5];
+      snprintf(hex, sizeof(hex), "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
 int fail(const std::string& line) {
-  fprintf(stderr, "error: %s\n", line.c_str());
+  fprintf(stderr, "error: %s\n", terminal_safe(line).c_str());
   return 1;
 }
 

@@ -84,6 +84,28 @@ TEST(BundledIo, AllocatorGivesUnplannedOutputsMemory) {
       << last_error_message();
 }
 
+// Verifying an output that has no memory (nothing gave it any and the
+// method did not run) reports it, never reads through a null pointer.
+// (Module now gives such outputs memory, so the regression file
+// crash_bundled_program_output_without_storage.bpte no longer reaches this.)
+TEST(BundledIo, VerifyingAnOutputWithoutMemoryReportsIt) {
+  AlignedBytes file(read_bytes(unplanned_bpte()));
+  Result<BundledProgram> bundle = BundledProgram::from(file.data(), file.size());
+  ASSERT_TRUE(bundle.ok()) << last_error_message();
+  const uint8_t* program = static_cast<const uint8_t*>(bundle->program_data());
+  std::unique_ptr<Raw> r = load_raw(
+      std::vector<uint8_t>(program, program + bundle->program_size()), "forward");
+  ASSERT_NE(r, nullptr) << last_error_message();
+  ASSERT_EQ(load_bundled_input(*r->method, *bundle, 0), Error::Ok) << last_error_message();
+  std::vector<OutputReport> reports(2);
+  EXPECT_EQ(verify_method_outputs(*r->method, *bundle, 0, 1e-5, 1e-6, reports.data(),
+                                  reports.size()),
+            Error::NotFound);
+  EXPECT_NE(std::string(last_error_message()).find("has no storage"), std::string::npos)
+      << last_error_message();
+  EXPECT_EQ(reports[0].mismatch, OutputMismatch::NoData);
+}
+
 // Through Module (which gives the outputs memory at load): every test case
 // of the bundle verifies.
 TEST(BundledIo, ModuleRunsEveryTestCase) {

@@ -373,5 +373,25 @@ TEST_F(RunnerCli, NamesFromTheFileAreEscaped) {
   EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
 }
 
+// An operator name read from the program is escaped in the error line.
+TEST_F(RunnerCli, OperatorNamesFromTheFileAreEscaped) {
+  std::vector<uint8_t> bytes = read_bytes(kIo + "/unplanned_portable/model.pte");
+  const std::string needle("aten::relu", 11);  // with its NUL
+  size_t patched = 0;
+  for (size_t i = 0; i + needle.size() <= bytes.size(); ++i) {
+    if (std::memcmp(&bytes[i], needle.data(), needle.size()) == 0) {
+      bytes[i + 7] = 0x1b;  // "aten::r\x1blu"
+      ++patched;
+    }
+  }
+  ASSERT_EQ(patched, 1u);
+  const RunResult r = run_runner("--model_path=" + write_file("op.pte", bytes));
+  EXPECT_EQ(r.status, 1) << r.output;
+  EXPECT_EQ(count_error_lines(r.output), 1u) << r.output;
+  EXPECT_NE(r.output.find("missing operator(s): aten::r\\x1blu"), std::string::npos)
+      << r.output;
+  EXPECT_EQ(r.output.find('\x1b'), std::string::npos) << r.output;
+}
+
 }  // namespace
 }  // namespace ember::testing
