@@ -93,7 +93,7 @@ Error check_values(const flatbuffers::Vector<flatbuffers::Offset<fb::Value>>* va
   for (uint32_t i = 0; i < vector_size(values); ++i) {
     char where[192];
     snprintf(where, sizeof(where), "suite %zu ('%s') test case %zu %s %u", suite,
-             method, test_case, kind, i);
+             PrintableName(method).c_str(), test_case, kind, i);
     EMBER_RETURN_IF_ERROR(check_value(values->Get(i), where));
   }
   return Error::Ok;
@@ -117,7 +117,7 @@ Error check_bundle(const fb::BundledProgram* root) {
       const fb::BundledMethodTestCase* test_case = cases->Get(c);
       EMBER_CHECK_OR_RETURN(test_case != nullptr, Error::InvalidProgram,
                             "bundled program: suite %u ('%s') test case %u is null", s,
-                            method, c);
+                            PrintableName(method).c_str(), c);
       EMBER_RETURN_IF_ERROR(check_values(test_case->inputs(), s, method, c, "input"));
       EMBER_RETURN_IF_ERROR(
           check_values(test_case->expected_outputs(), s, method, c, "expected output"));
@@ -145,14 +145,16 @@ Result<const fb::BundledMethodTestCase*> find_test_case(const BundledProgram& bu
     EMBER_CHECK_OR_RETURN(testset_index < num_cases, Error::InvalidArgument,
                           "bundled program: test case %zu of method '%s' is out of "
                           "range (the suite has %zu test case%s)",
-                          testset_index, method_name, num_cases,
+                          testset_index, PrintableName(method_name).c_str(), num_cases,
                           num_cases == 1 ? "" : "s");
     return cases->Get(flatbuffers::uoffset_t(testset_index));
   }
   set_error_message("bundled program: no test suite for method '%s' (%u suite%s:",
-                    method_name, num_suites, num_suites == 1 ? "" : "s");
+                    PrintableName(method_name).c_str(), num_suites,
+                    num_suites == 1 ? "" : "s");
   for (uint32_t s = 0; s < num_suites; ++s) {
-    append_error_message(" '%s'", suites->Get(s)->method_name()->c_str());
+    append_error_message(" '%s'",
+                         PrintableName(suites->Get(s)->method_name()->c_str()).c_str());
   }
   append_error_message(")");
   return Error::NotFound;
@@ -209,7 +211,8 @@ Result<size_t> BundledProgram::num_test_cases(const char* method_name) const {
       return size_t(suite->test_cases() == nullptr ? 0 : suite->test_cases()->size());
     }
   }
-  set_error_message("bundled program: no test suite for method '%s'", method_name);
+  set_error_message("bundled program: no test suite for method '%s'",
+                    PrintableName(method_name).c_str());
   return Error::NotFound;
 }
 
@@ -271,6 +274,25 @@ Error set_tensor_input(Method& method, const fb::Tensor* t, size_t index,
   return method.set_input(EValue(Tensor(&impl)), index);
 }
 
+// Gives each output the program leaves to the application, and that has
+// no memory yet, a buffer from `allocator`.
+Error give_outputs_memory(Method& method, MemoryAllocator* allocator) {
+  const MethodMeta meta = method.method_meta();
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    const EValue& out = method.get_output(i);
+    if (!out.is_tensor() || out.to_tensor().const_data_ptr() != nullptr) continue;
+    Result<TensorInfo> info = meta.output_tensor_meta(i);
+    if (!info.ok()) return info.error();
+    if (info->is_memory_planned() || info->nbytes() == 0) continue;
+    void* buffer = allocator->allocate(info->nbytes(), 16);
+    EMBER_CHECK_OR_RETURN(buffer != nullptr, Error::MemoryAllocationFailed,
+                          "output %zu: the allocator cannot hold its %zu bytes", i,
+                          info->nbytes());
+    EMBER_RETURN_IF_ERROR(method.set_output_data_ptr(buffer, info->nbytes(), i));
+  }
+  return Error::Ok;
+}
+
 Error set_one_input(Method& method, const fb::Value* value, size_t index,
                     MemoryAllocator* allocator) {
   switch (value->val_type()) {
@@ -296,6 +318,7 @@ Error load_bundled_input(Method& method, const BundledProgram& bundle,
                          size_t testset_index, MemoryAllocator* allocator) {
   clear_error_message();
   const char* name = method.name();
+  const PrintableName shown(name);  // read from the file
   Result<const fb::BundledMethodTestCase*> test_case =
       bundled_detail::find_test_case(bundle, name, testset_index);
   if (!test_case.ok()) {
@@ -306,15 +329,24 @@ Error load_bundled_input(Method& method, const BundledProgram& bundle,
   EMBER_CHECK_OR_RETURN(count == method.inputs_size(), Error::InvalidArgument,
                         "bundled program: method '%s' test case %zu has %zu input%s, "
                         "the method takes %zu",
-                        name, testset_index, count, count == 1 ? "" : "s",
+                        shown.c_str(), testset_index, count, count == 1 ? "" : "s",
                         method.inputs_size());
   for (size_t i = 0; i < count; ++i) {
     const Error err =
         set_one_input(method, inputs->Get(flatbuffers::uoffset_t(i)), i, allocator);
     if (err != Error::Ok) {
       prefix_error_message(error_name(err),
-                           "bundled program: method '%s' test case %zu input %zu", name,
+                           "bundled program: method '%s' test case %zu input %zu",
+                           shown.c_str(),
                            testset_index, i);
+      return err;
+    }
+  }
+  if (allocator != nullptr) {
+    const Error err = give_outputs_memory(method, allocator);
+    if (err != Error::Ok) {
+      prefix_error_message(error_name(err), "bundled program: method '%s' test case %zu",
+                           shown.c_str(), testset_index);
       return err;
     }
   }

@@ -112,6 +112,13 @@ class BundledProgram final {
 // execute()). Without it, in-place data must be aligned to the element
 // size or the call fails with InvalidArgument.
 //
+// Outputs the program leaves to the application (not memory-planned) and
+// that have no memory yet get a buffer from `allocator` when one is given
+// (Method::set_output_data_ptr), so that the test case can run; the
+// allocator must then outlive the outputs' use. Without an allocator they
+// keep what the application gave them (none: execute() says which output
+// has no memory).
+//
 // Errors (each with a message): NotFound, no suite for the method;
 // InvalidArgument, index out of range, input count differs, a value of the
 // wrong kind, dtype, rank or shape (the method's message is kept);

@@ -4,11 +4,15 @@
 //   executor_runner --model_path=model.bpte [--testset_idx=N] [--report=r.json]
 //
 // The file kind is detected from its content (identifier "BP08"), not its
-// extension. A .pte runs with inputs from --inputs, or ones (upstream's
-// default). A .bpte runs every test case (or --testset_idx) of every method
-// that has test cases (or --method_name), and compares the outputs with the
-// bundled expected outputs (rules: bundled_program/bundled_program.h).
-// --inputs with a .bpte runs those inputs instead, without verification.
+// extension. A .pte runs --method_name, or the program's first method
+// (upstream's rule), with inputs from --inputs, or ones (upstream's
+// default), and prints its outputs (--print_output). A .bpte runs every
+// test case (or --testset_idx) of every method that has test cases (or
+// --method_name), and compares the outputs with the bundled expected
+// outputs (rules: bundled_program/bundled_program.h). --inputs with a .bpte
+// runs those inputs instead, without verification. Upstream's flag names
+// --cpu_threads, --bundleio_rtol and --bundleio_atol are aliases of
+// --threads, --rtol and --atol.
 //
 // Prints a verification table and timings (program load, method load, and
 // min/median per execution) on stdout. Exit status 0 only when everything
@@ -41,12 +45,16 @@
 #include "runtime/platform/threadpool.h"
 
 DEFINE_string(model_path, "model.pte", "Program (.pte) or bundled program (.bpte) to run.");
-DEFINE_string(method_name, "forward",
+DEFINE_string(method_name, "",
               "Method to execute. Default: every method with test cases for a "
-              ".bpte, forward for a .pte.");
+              ".bpte, the program's first method for a .pte (upstream's rule).");
 DEFINE_int32(testset_idx, -1, "Bundled test case to run (default: all of them).");
 DEFINE_double(rtol, ember::kDefaultBundledRtol, "Relative tolerance for verification.");
 DEFINE_double(atol, ember::kDefaultBundledAtol, "Absolute tolerance for verification.");
+DEFINE_double(bundleio_rtol, ember::kDefaultBundledRtol,
+              "Alias of --rtol (upstream's runner's name).");
+DEFINE_double(bundleio_atol, ember::kDefaultBundledAtol,
+              "Alias of --atol (upstream's runner's name).");
 DEFINE_string(inputs, "",
               "Comma-separated method inputs: .npy files (dtype and shape checked), "
               ".bin files (raw bytes, size checked), or scalar literals.");
@@ -57,6 +65,14 @@ DEFINE_int32(num_executions, 1, "Times to execute each method / test case.");
 DEFINE_int32(threads, 0,
              "Worker threads for threaded kernels and the XNNPACK delegate (0: the number "
              "of cores, at most 8).");
+DEFINE_int32(cpu_threads, -1,
+             "Alias of --threads (upstream's runner's name); -1: the default, as "
+             "--threads=0.");
+DEFINE_string(print_output, "summary",
+              "What to print of the outputs: none, summary (per output, its first and "
+              "last 100 elements) or all (every element). Default for a .pte: summary; "
+              "a .bpte prints its verification table, and its outputs only when this "
+              "flag is given.");
 DEFINE_string(report, "", "Write the verification report as JSON to this file.");
 DEFINE_string(loader, "mmap", "Data loader: mmap, file or buffer.");
 DEFINE_bool(fusion, true,
@@ -74,6 +90,16 @@ using Clock = std::chrono::steady_clock;
 
 // The shared pool size after --threads.
 int g_threads = 0;
+// --print_output, parsed.
+runner::PrintOutput g_print_output = runner::PrintOutput::Summary;
+
+bool flag_given(const char* name) {
+  return !gflags::GetCommandLineFlagInfoOrDie(name).is_default;
+}
+
+// A name read from a file (a method or test suite name), escaped for
+// printing.
+std::string shown(const std::string& name) { return PrintableName(name.c_str()).c_str(); }
 
 double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
@@ -84,8 +110,25 @@ std::string error_text(const std::string& what, Error error) {
   return what + ": " + error_name(error) + (message[0] ? ": " : "") + message;
 }
 
+// Every byte outside printable ASCII written as \xNN: the last line of
+// defence for a name from a file that a message did not escape itself
+// (backslashes are kept, so escaped text is not escaped twice).
+std::string terminal_safe(const std::string& line) {
+  std::string out;
+  for (const unsigned char c : line) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      char hex[5];
+      snprintf(hex, sizeof(hex), "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
+
 int fail(const std::string& line) {
-  fprintf(stderr, "error: %s\n", line.c_str());
+  fprintf(stderr, "error: %s\n", terminal_safe(line).c_str());
   return 1;
 }
 
@@ -181,6 +224,41 @@ int check_flags() {
   return 0;
 }
 
+// Upstream's flag names (--cpu_threads, --bundleio_rtol, --bundleio_atol)
+// onto Ember's, and --print_output parsed. Runs before check_flags.
+int apply_upstream_flags() {
+  struct Alias {
+    const char* upstream;
+    const char* ember;
+  };
+  for (const Alias& a : {Alias{"cpu_threads", "threads"}, Alias{"bundleio_rtol", "rtol"},
+                         Alias{"bundleio_atol", "atol"}}) {
+    if (!flag_given(a.upstream)) continue;
+    const std::string value = gflags::GetCommandLineFlagInfoOrDie(a.upstream).current_value;
+    if (flag_given(a.ember) &&
+        gflags::GetCommandLineFlagInfoOrDie(a.ember).current_value != value) {
+      fprintf(stderr, "error: --%s and --%s are the same setting; give one of them\n",
+              a.upstream, a.ember);
+      return 2;
+    }
+  }
+  if (flag_given("cpu_threads")) {
+    if (FLAGS_cpu_threads < -1) {
+      fprintf(stderr, "error: --cpu_threads must be -1 (the default) or at least 0\n");
+      return 2;
+    }
+    FLAGS_threads = FLAGS_cpu_threads == -1 ? 0 : FLAGS_cpu_threads;
+  }
+  if (flag_given("bundleio_rtol")) FLAGS_rtol = FLAGS_bundleio_rtol;
+  if (flag_given("bundleio_atol")) FLAGS_atol = FLAGS_bundleio_atol;
+  if (!runner::parse_print_output(FLAGS_print_output, &g_print_output)) {
+    fprintf(stderr, "error: --print_output must be none, summary or all (got '%s')\n",
+            shown(FLAGS_print_output).c_str());
+    return 2;
+  }
+  return 0;
+}
+
 // The shared pool (threaded kernels, XNNPACK delegate), before any load.
 int start_thread_pool() {
   g_threads = FLAGS_threads;
@@ -252,9 +330,16 @@ int load_model(Session& s) {
 // output files).
 int choose_runs(Session& s) {
   s.inputs = runner::split_list(FLAGS_inputs, ',');
-  const bool method_given = !gflags::GetCommandLineFlagInfoOrDie("method_name").is_default;
-  if (method_given || !s.summary.bundled) {
+  if (!FLAGS_method_name.empty()) {
     s.methods.push_back(FLAGS_method_name);
+  } else if (!s.summary.bundled) {
+    // No method named: the program's first (upstream's rule).
+    Result<const char*> first = s.module->program().get_method_name(0);
+    if (!first.ok()) {
+      return fail(error_text("'" + FLAGS_model_path + "' has no method to run",
+                             first.error()));
+    }
+    s.methods.push_back(*first);
   } else {
     for (size_t i = 0; i < s.bundle->num_method_suites(); ++i) {
       s.methods.push_back(s.bundle->suite_method_name(i));
@@ -284,11 +369,11 @@ int choose_runs(Session& s) {
 // and prints its outputs.
 int run_on_given_inputs(Session& s, Method& m, const std::string& name) {
   runner::CaseResult c;
-  c.method = name;
+  c.method = shown(name);
   runner::CommandLineInputs cli_inputs;
   if (!s.inputs.empty()) {
     const Error err = cli_inputs.set(m, s.inputs);
-    if (err != Error::Ok) return fail(error_text("--inputs for '" + name + "'", err));
+    if (err != Error::Ok) return fail(error_text("--inputs for '" + shown(name) + "'", err));
   }
   InputBuffers ones;
   const Error err = execute_timed(m, c, [&]() -> Error {
@@ -298,9 +383,8 @@ int run_on_given_inputs(Session& s, Method& m, const std::string& name) {
     ones = std::move(*filled);
     return Error::Ok;
   });
-  if (err != Error::Ok) return fail(error_text("executing '" + name + "'", err));
-  printf("Method '%s' outputs:\n", name.c_str());
-  print_outputs(m, stdout);
+  if (err != Error::Ok) return fail(error_text("executing '" + shown(name) + "'", err));
+  runner::print_method_outputs(m, shown(name), g_print_output, stdout);
   const Error werr = write_outputs(m, "inputs", s.single);
   if (werr != Error::Ok) return fail(error_text("writing outputs", werr));
   s.summary.cases.push_back(std::move(c));
@@ -312,7 +396,7 @@ int run_on_given_inputs(Session& s, Method& m, const std::string& name) {
 int run_test_cases(Session& s, Method& m, const std::string& name) {
   Result<size_t> num_cases = s.bundle->num_test_cases(name.c_str());
   if (!num_cases.ok()) {
-    return fail(error_text("method '" + name + "'", num_cases.error()));
+    return fail(error_text("method '" + shown(name) + "'", num_cases.error()));
   }
   size_t first = 0, last = *num_cases;
   if (FLAGS_testset_idx >= 0) {
@@ -321,22 +405,27 @@ int run_test_cases(Session& s, Method& m, const std::string& name) {
   }
   for (size_t k = first; k < last; ++k) {
     runner::CaseResult c;
-    c.method = name;
+    c.method = shown(name);
     c.testset_index = int64_t(k);
     Error err = load_bundled_input(m, *s.bundle, k);
     if (err != Error::Ok) {
-      return fail(error_text("loading test case " + std::to_string(k) + " of '" + name + "'",
-                             err));
+      return fail(error_text(
+          "loading test case " + std::to_string(k) + " of '" + shown(name) + "'", err));
     }
     err = execute_timed(m, c, [&]() { return load_bundled_input(m, *s.bundle, k); });
     if (err != Error::Ok) {
-      return fail(error_text("executing '" + name + "' test case " + std::to_string(k), err));
+      return fail(error_text(
+          "executing '" + shown(name) + "' test case " + std::to_string(k), err));
+    }
+    if (flag_given("print_output")) {
+      runner::print_method_outputs(m, shown(name), g_print_output, stdout);
     }
     c.outputs.resize(m.outputs_size());
     err = verify_method_outputs(m, *s.bundle, k, FLAGS_rtol, FLAGS_atol, c.outputs.data(),
                                 c.outputs.size());
     if (err != Error::Ok && err != Error::NotFound) {
-      return fail(error_text("verifying '" + name + "' test case " + std::to_string(k), err));
+      return fail(error_text(
+          "verifying '" + shown(name) + "' test case " + std::to_string(k), err));
     }
     c.verified = true;
     c.passed = err == Error::Ok;
@@ -355,9 +444,9 @@ int run_method(Session& s, const std::string& name) {
   const auto method_start = Clock::now();
   Result<Method*> method = s.module->method(name);
   if (!method.ok()) {
-    return fail(error_text("loading method '" + name + "'", method.error()));
+    return fail(error_text("loading method '" + shown(name) + "'", method.error()));
   }
-  s.summary.method_load_ms.emplace_back(name, ms_since(method_start));
+  s.summary.method_load_ms.emplace_back(shown(name), ms_since(method_start));
   (*method)->set_fusion_enabled(FLAGS_fusion);
   return s.use_bundle_inputs ? run_test_cases(s, **method, name)
                              : run_on_given_inputs(s, **method, name);
@@ -387,13 +476,15 @@ int report(const Session& s) {
 
 int main(int argc, char** argv) {
   gflags::SetUsageMessage(
-      "executor_runner --model_path=model.pte|model.bpte [--method_name=forward] "
-      "[--inputs=a.npy,b.bin] [--testset_idx=N] [--report=report.json]");
+      "executor_runner --model_path=model.pte|model.bpte [--method_name=NAME] "
+      "[--inputs=a.npy,b.bin] [--testset_idx=N] [--report=report.json] "
+      "[--print_output=none|summary|all]");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
   if (FLAGS_verbose) {
     ember::set_log_level(ember::LogLevel::Debug);
   }
   // Each step returns 0 to go on, else the exit status (its error printed).
+  if (const int bad = apply_upstream_flags()) return bad;
   if (const int bad = check_flags()) return bad;
   if (const int rc = start_thread_pool()) return rc;
   Session s;

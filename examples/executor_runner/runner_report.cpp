@@ -4,7 +4,11 @@
 #include <cmath>
 #include <fstream>
 
+#include <cinttypes>
+
 #include <nlohmann/json.hpp>
+
+#include "extension/runner_util/inputs.h"
 
 namespace ember::runner {
 
@@ -33,6 +37,68 @@ const char* result_text(const OutputReport& r) {
 }
 
 }  // namespace
+
+bool parse_print_output(const std::string& text, PrintOutput* mode) {
+  if (text == "none") {
+    *mode = PrintOutput::None;
+  } else if (text == "summary") {
+    *mode = PrintOutput::Summary;
+  } else if (text == "all") {
+    *mode = PrintOutput::All;
+  } else {
+    return false;
+  }
+  return true;
+}
+
+namespace {
+
+// "tensor(Float, sizes=[3, 6]) [a, b, ..., y, z]": the first and last
+// kSummaryEdgeItems elements.
+void print_tensor_summary(const Tensor& t, FILE* out) {
+  fprintf(out, "tensor(%s, sizes=[", scalar_type_name(t.scalar_type()));
+  for (size_t d = 0; d < t.dim(); ++d) {
+    fprintf(out, "%s%d", d ? ", " : "", int(t.sizes()[d]));
+  }
+  fprintf(out, "]) [");
+  const int64_t n = t.const_data_ptr() != nullptr ? t.numel() : 0;
+  const int64_t edge = int64_t(kSummaryEdgeItems);
+  for (int64_t i = 0; i < n; ++i) {
+    if (n > 2 * edge && i == edge) {
+      fprintf(out, ", ...");
+      i = n - edge;
+    }
+    fprintf(out, "%s%g", i ? ", " : "", element_as_double(t, i));
+  }
+  fprintf(out, "]");
+}
+
+}  // namespace
+
+void print_method_outputs(const Method& method, const std::string& shown_name,
+                          PrintOutput mode, FILE* out) {
+  if (mode == PrintOutput::None) return;
+  fprintf(out, "Method '%s' outputs:\n", shown_name.c_str());
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    const EValue& v = method.get_output(i);
+    if (mode == PrintOutput::Summary || !v.is_tensor()) {
+      fprintf(out, "Output %zu: ", i);
+      if (v.is_tensor()) {
+        print_tensor_summary(v.to_tensor(), out);
+      } else {
+        print_evalue(v, out, 0);
+      }
+      fprintf(out, "\n");
+      continue;
+    }
+    const Tensor t = v.to_tensor();
+    const int64_t n = t.const_data_ptr() != nullptr ? t.numel() : 0;
+    for (int64_t j = 0; j < n; ++j) {
+      fprintf(out, "Output[%zu][%" PRId64 "]: (%s) %.9g\n", i, j,
+              scalar_type_name(t.scalar_type()), element_as_double(t, j));
+    }
+  }
+}
 
 void print_summary(const RunSummary& s, FILE* out) {
   fprintf(out, "Program loaded in %.3f ms", s.program_load_ms);

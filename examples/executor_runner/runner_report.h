@@ -40,6 +40,20 @@ double median_ms(const std::vector<double>& v);
 // timing of every case.
 void print_summary(const RunSummary& summary, FILE* out);
 
+// What --print_output prints of a method's outputs (upstream's runner's
+// modes): None, nothing; Summary, one line per output with its first and
+// last kSummaryEdgeItems elements; All, every element on its own line.
+enum class PrintOutput { None, Summary, All };
+constexpr size_t kSummaryEdgeItems = 100;
+
+// "none", "summary" or "all"; false for anything else.
+bool parse_print_output(const std::string& text, PrintOutput* mode);
+
+// Prints the outputs of `method` as `mode` says, after a
+// "Method '<name>' outputs:" line (`shown_name` already escaped).
+void print_method_outputs(const Method& method, const std::string& shown_name,
+                          PrintOutput mode, FILE* out);
+
 // Writes the report as JSON. Non-finite numbers are written as the strings
 // "inf", "-inf" and "nan". AccessFailed when the file cannot be written.
 Error write_json_report(const RunSummary& summary, const std::string& path);

@@ -31,6 +31,9 @@ struct Module::LoadedMethod {
   std::unique_ptr<HierarchicalAllocator> planned_memory;
   std::unique_ptr<MemoryManager> memory_manager;
   std::unique_ptr<Method> method;
+  // Buffers for the outputs the program leaves to the application
+  // (not memory-planned), one per such output.
+  std::vector<CBuffer> outputs;
 };
 
 namespace {
@@ -54,6 +57,34 @@ constexpr size_t kTempPoolSize = size_t(16) << 20;
 // A planned buffer larger than this is refused rather than attempted: the
 // size comes from the file.
 constexpr uint64_t kMaxPlannedBufferBytes = uint64_t(16) << 30;
+
+// Gives every output the program leaves to the application (exported
+// with MemoryPlanningPass(alloc_graph_output=False)) a zeroed buffer of
+// its upper-bound size, as upstream's tools do; inputs need none, since
+// set_input binds the caller's data. The application may still point an
+// output at its own buffer with Method::set_output_data_ptr.
+Error give_outputs_memory(Method& method, std::vector<CBuffer>* buffers) {
+  const MethodMeta meta = method.method_meta();
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    Result<Tag> tag = meta.output_tag(i);
+    if (!tag.ok()) return tag.error();
+    if (*tag != Tag::Tensor) continue;
+    Result<TensorInfo> info = meta.output_tensor_meta(i);
+    if (!info.ok()) return info.error();
+    if (info->is_memory_planned()) continue;
+    EMBER_CHECK_OR_RETURN(uint64_t(info->nbytes()) <= kMaxPlannedBufferBytes,
+                          Error::MemoryAllocationFailed,
+                          "output %zu wants %zu bytes, more than Module's limit of %llu", i,
+                          info->nbytes(),
+                          static_cast<unsigned long long>(kMaxPlannedBufferBytes));
+    CBuffer buffer(static_cast<uint8_t*>(std::calloc(info->nbytes() + 1, 1)));
+    EMBER_CHECK_OR_RETURN(buffer != nullptr, Error::MemoryAllocationFailed,
+                          "cannot allocate output %zu of %zu bytes", i, info->nbytes());
+    EMBER_RETURN_IF_ERROR(method.set_output_data_ptr(buffer.get(), info->nbytes(), i));
+    buffers->push_back(std::move(buffer));
+  }
+  return Error::Ok;
+}
 
 }  // namespace
 
@@ -108,6 +139,7 @@ Result<Method*> Module::method(const std::string& name) {
   Result<MethodMeta> meta = program_->method_meta(name.c_str());
   if (!meta.ok()) return meta.error();
 
+  const PrintableName shown(name.c_str());  // may come from a file
   auto loaded = std::make_unique<LoadedMethod>();
   for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
     Result<int64_t> size = meta->memory_planned_buffer_size(i);
@@ -117,12 +149,12 @@ Result<Method*> Module::method(const std::string& name) {
                           Error::MemoryAllocationFailed,
                           "method '%s': planned buffer %zu wants %lld bytes, more than "
                           "Module's limit of %llu",
-                          name.c_str(), i, static_cast<long long>(*size),
+                          shown.c_str(), i, static_cast<long long>(*size),
                           static_cast<unsigned long long>(kMaxPlannedBufferBytes));
     CBuffer buffer(static_cast<uint8_t*>(std::calloc(bytes == 0 ? 1 : bytes, 1)));
     EMBER_CHECK_OR_RETURN(buffer != nullptr, Error::MemoryAllocationFailed,
                           "method '%s': cannot allocate planned buffer %zu of %zu bytes",
-                          name.c_str(), i, bytes);
+                          shown.c_str(), i, bytes);
     loaded->planned_spans.emplace_back(buffer.get(), bytes);
     loaded->planned.push_back(std::move(buffer));
   }
@@ -151,6 +183,7 @@ Result<Method*> Module::method(const std::string& name) {
         program_->load_method(name.c_str(), loaded->memory_manager.get());
     if (method.ok()) {
       loaded->method = std::make_unique<Method>(std::move(*method));
+      EMBER_RETURN_IF_ERROR(give_outputs_memory(*loaded->method, &loaded->outputs));
       Method* raw = loaded->method.get();
       methods_[name] = std::move(loaded);
       return raw;

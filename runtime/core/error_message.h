@@ -60,4 +60,16 @@ void printable_identifier(const void* bytes, char out[17]);
 // A NUL-terminated name read from a file (a method name), cut to fit.
 void printable_name(const char* name, char* out, size_t out_size);
 
+// printable_name() into its own buffer, for a message argument; it lives
+// until the end of the full expression that made it:
+//   set_error_message("method '%s' ...", PrintableName(name).c_str());
+class PrintableName final {
+ public:
+  explicit PrintableName(const char* name) { printable_name(name, text_, sizeof(text_)); }
+  const char* c_str() const { return text_; }
+
+ private:
+  char text_[128];
+};
+
 }  // namespace ember

@@ -66,35 +66,53 @@ const EValue& Method::get_output(size_t index) const {
 Error Method::set_tensor_input(const Tensor& input, size_t index, EValue& slot) {
   Tensor target = slot.to_tensor();
   EMBER_CHECK_OR_RETURN(input.impl() != nullptr, Error::InvalidArgument,
-                        "method '%s' input %zu: tensor is null", name(), index);
+                        "method '%s' input %zu: tensor is null", shown_name().c_str(), index);
   EMBER_CHECK_OR_RETURN(input.scalar_type() == target.scalar_type(),
                         Error::InvalidArgument,
                         "method '%s' input %zu: dtype %s, the method expects %s",
-                        name(), index, scalar_type_name(input.scalar_type()),
+                        shown_name().c_str(), index, scalar_type_name(input.scalar_type()),
                         scalar_type_name(target.scalar_type()));
   EMBER_CHECK_OR_RETURN(input.dim() == target.dim(), Error::InvalidArgument,
                         "method '%s' input %zu: %zu dims, the method expects %zu",
-                        name(), index, input.dim(), target.dim());
+                        shown_name().c_str(), index, input.dim(), target.dim());
   for (size_t d = 0; d < input.dim(); ++d) {
     EMBER_CHECK_OR_RETURN(input.dim_order()[d] == target.dim_order()[d],
                           Error::InvalidArgument,
                           "method '%s' input %zu: dim order differs from the "
                           "method's at position %zu",
-                          name(), index, d);
+                          shown_name().c_str(), index, d);
+  }
+  Result<TensorInfo> info = method_meta().input_tensor_meta(index);
+  if (!info.ok()) {
+    return info.error();
+  }
+  if (!info->is_memory_planned()) {
+    // The program leaves this input to the application: bind the caller's
+    // data (upstream's rule), which kernels and delegates then read.
+    EMBER_CHECK_OR_RETURN(input.const_data_ptr() != nullptr || input.nbytes() == 0,
+                          Error::InvalidArgument,
+                          "method '%s' input %zu: tensor has no data (the program "
+                          "leaves this input's memory to the application)",
+                          shown_name().c_str(), index);
+    EMBER_CHECK_OR_RETURN(
+        reinterpret_cast<uintptr_t>(input.const_data_ptr()) % input.element_size() == 0,
+        Error::InvalidArgument,
+        "method '%s' input %zu: data is not aligned to its %zu-byte elements",
+        shown_name().c_str(), index, input.element_size());
   }
   const Error resized = resize_tensor(target, input.sizes());
   if (resized != Error::Ok) {
     prefix_error_message(error_name(resized), "method '%s' input %zu: shape not accepted",
-                         name(), index);
+                         shown_name().c_str(), index);
     return Error::InvalidArgument;
   }
-  if (target.mutable_data_ptr() == nullptr) {
-    // No planned memory for this input: bind the caller's buffer.
+  if (!info->is_memory_planned()) {
     target.impl()->set_data(input.mutable_data_ptr());
   } else if (target.mutable_data_ptr() != input.const_data_ptr() &&
              input.nbytes() != 0) {
     EMBER_CHECK_OR_RETURN(input.const_data_ptr() != nullptr, Error::InvalidArgument,
-                          "method '%s' input %zu: tensor has no data", name(), index);
+                          "method '%s' input %zu: tensor has no data", shown_name().c_str(),
+                          index);
     std::memmove(target.mutable_data_ptr(), input.const_data_ptr(), input.nbytes());
   }
   return Error::Ok;
@@ -104,11 +122,11 @@ Error Method::set_input(const EValue& input, size_t index) {
   clear_error_message();
   EMBER_CHECK_OR_RETURN(index < inputs_size(), Error::InvalidArgument,
                         "method '%s': input index %zu out of range (%zu inputs)",
-                        name(), index, inputs_size());
+                        shown_name().c_str(), index, inputs_size());
   EValue& slot = values_[size_t(plan_->inputs()->Get(uint32_t(index)))];
   EMBER_CHECK_OR_RETURN(input.tag() == slot.tag(), Error::InvalidArgument,
                         "method '%s' input %zu: got %s, the method expects %s",
-                        name(), index, tag_name(input.tag()), tag_name(slot.tag()));
+                        shown_name().c_str(), index, tag_name(input.tag()), tag_name(slot.tag()));
   switch (slot.tag()) {
     case Tag::Tensor:
       EMBER_RETURN_IF_ERROR(set_tensor_input(input.to_tensor(), index, slot));
@@ -117,7 +135,7 @@ Error Method::set_input(const EValue& input, size_t index) {
       EMBER_CHECK_OR_RETURN(input.to_int() == slot.to_int(), Error::InvalidArgument,
                             "method '%s' input %zu: the program was exported "
                             "with the int value %" PRId64 " and cannot take %" PRId64,
-                            name(), index, slot.to_int(), input.to_int());
+                            shown_name().c_str(), index, slot.to_int(), input.to_int());
       break;
     case Tag::Double:
       EMBER_CHECK_OR_RETURN(input.to_double() == slot.to_double() ||
@@ -126,22 +144,82 @@ Error Method::set_input(const EValue& input, size_t index) {
                             Error::InvalidArgument,
                             "method '%s' input %zu: the program was exported "
                             "with the float value %g and cannot take %g",
-                            name(), index, slot.to_double(), input.to_double());
+                            shown_name().c_str(), index, slot.to_double(), input.to_double());
       break;
     case Tag::Bool:
       EMBER_CHECK_OR_RETURN(input.to_bool() == slot.to_bool(), Error::InvalidArgument,
                             "method '%s' input %zu: the program was exported "
                             "with the bool value %d and cannot take %d",
-                            name(), index, int(slot.to_bool()), int(input.to_bool()));
+                            shown_name().c_str(), index, int(slot.to_bool()),
+                            int(input.to_bool()));
       break;
     case Tag::None:
       break;
     default:
-      set_error_message("method '%s' input %zu: %s inputs are not supported", name(),
-                        index, tag_name(slot.tag()));
+      set_error_message("method '%s' input %zu: %s inputs are not supported",
+                        shown_name().c_str(), index, tag_name(slot.tag()));
       return Error::NotSupported;
   }
   input_set_[index] = true;
+  return Error::Ok;
+}
+
+Error Method::set_output_data_ptr(void* buffer, size_t size, size_t index) {
+  clear_error_message();
+  EMBER_CHECK_OR_RETURN(index < outputs_size(), Error::InvalidArgument,
+                        "method '%s': output index %zu out of range (%zu outputs)",
+                        shown_name().c_str(), index, outputs_size());
+  const EValue& slot = get_output(index);
+  EMBER_CHECK_OR_RETURN(slot.is_tensor(), Error::InvalidArgument,
+                        "method '%s' output %zu is %s, not a Tensor: it has no memory "
+                        "to set",
+                        shown_name().c_str(), index, tag_name(slot.tag()));
+  Result<TensorInfo> info = method_meta().output_tensor_meta(index);
+  if (!info.ok()) {
+    return info.error();
+  }
+  EMBER_CHECK_OR_RETURN(!info->is_memory_planned(), Error::InvalidState,
+                        "method '%s' output %zu has memory from the program (planned or "
+                        "constant); its data pointer cannot be replaced",
+                        shown_name().c_str(), index);
+  const Tensor t = slot.to_tensor();
+  const size_t needed = t.impl()->capacity_nbytes();
+  EMBER_CHECK_OR_RETURN(size >= needed, Error::InvalidArgument,
+                        "method '%s' output %zu: buffer of %zu bytes, the output needs %zu",
+                        shown_name().c_str(), index, size, needed);
+  EMBER_CHECK_OR_RETURN(buffer != nullptr || needed == 0, Error::InvalidArgument,
+                        "method '%s' output %zu: buffer is null", shown_name().c_str(), index);
+  EMBER_CHECK_OR_RETURN(
+      reinterpret_cast<uintptr_t>(buffer) % t.element_size() == 0, Error::InvalidArgument,
+      "method '%s' output %zu: buffer is not aligned to its %zu-byte elements",
+      shown_name().c_str(), index, t.element_size());
+  t.impl()->set_data(buffer);
+  return Error::Ok;
+}
+
+// Inputs and outputs the program leaves to the application must have been
+// given memory; a kernel or a delegate must never see a null pointer.
+Error Method::check_io_memory() const {
+  for (size_t i = 0; i < inputs_size(); ++i) {
+    const EValue& v = get_input(i);
+    EMBER_CHECK_OR_RETURN(!v.is_tensor() || v.to_tensor().const_data_ptr() != nullptr ||
+                              v.to_tensor().impl()->capacity_nbytes() == 0,
+                          Error::InvalidState,
+                          "method '%s': input %zu has no memory: the program leaves it "
+                          "to the application (not memory-planned); set_input binds the "
+                          "caller's tensor data",
+                          shown_name().c_str(), i);
+  }
+  for (size_t i = 0; i < outputs_size(); ++i) {
+    const EValue& v = get_output(i);
+    EMBER_CHECK_OR_RETURN(!v.is_tensor() || v.to_tensor().const_data_ptr() != nullptr ||
+                              v.to_tensor().impl()->capacity_nbytes() == 0,
+                          Error::InvalidState,
+                          "method '%s': output %zu has no memory: the program leaves it "
+                          "to the application (not memory-planned); give it a buffer "
+                          "with set_output_data_ptr before execute",
+                          shown_name().c_str(), i);
+  }
   return Error::Ok;
 }
 
@@ -155,11 +233,11 @@ Result<bool> Method::read_condition(int32_t value_index) const {
   EMBER_CHECK_OR_RETURN(t.scalar_type() == ScalarType::Bool, Error::InvalidProgram,
                         "method '%s': jump condition (value %d) is a %s tensor, "
                         "not Bool",
-                        name(), value_index, scalar_type_name(t.scalar_type()));
+                        shown_name().c_str(), value_index, scalar_type_name(t.scalar_type()));
   const bool* data = t.const_data_ptr<bool>();
   EMBER_CHECK_OR_RETURN(data != nullptr || t.numel() == 0, Error::InvalidState,
                         "method '%s': jump condition (value %d) has no data",
-                        name(), value_index);
+                        shown_name().c_str(), value_index);
   for (int64_t i = 0; i < t.numel(); ++i) {
     if (!data[i]) {
       return false;
@@ -178,8 +256,9 @@ Error Method::run_kernel(const Instruction& ins, size_t chain, size_t pc) {
   const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
   const char* overload = op->overload() ? op->overload()->c_str() : "";
   prefix_error_message(error_name(context.failure()),
-                       "method '%s' chain %zu instruction %zu (%s%s%s) failed", name(),
-                       chain, pc, op->name()->c_str(), overload[0] ? "." : "", overload);
+                       "method '%s' chain %zu instruction %zu (%s%s%s) failed",
+                       shown_name().c_str(), chain, pc, PrintableName(op->name()->c_str()).c_str(),
+                       overload[0] ? "." : "", PrintableName(overload).c_str());
   return context.failure();
 }
 
@@ -194,8 +273,8 @@ Error Method::run_delegate(const Instruction& ins, size_t chain, size_t pc) {
   }
   prefix_error_message(error_name(err),
                        "method '%s' chain %zu instruction %zu (delegate %u '%s') failed",
-                       name(), chain, pc, ins.index,
-                       plan_->delegates()->Get(ins.index)->id()->c_str());
+                       shown_name().c_str(), chain, pc, ins.index,
+                       PrintableName(plan_->delegates()->Get(ins.index)->id()->c_str()).c_str());
   return err;
 }
 
@@ -203,8 +282,9 @@ Error Method::execute() {
   clear_error_message();
   for (size_t i = 0; i < inputs_size(); ++i) {
     EMBER_CHECK_OR_RETURN(input_set_[i], Error::InvalidState,
-                          "method '%s': input %zu was not set", name(), i);
+                          "method '%s': input %zu was not set", shown_name().c_str(), i);
   }
+  EMBER_RETURN_IF_ERROR(check_io_memory());
   MemoryAllocator* temp = memory_manager_->temp_allocator();
   uint64_t steps = 0;
   for (size_t c = 0; c < num_chains_; ++c) {
@@ -215,7 +295,7 @@ Error Method::execute() {
                             Error::ExecutionLimit,
                             "method '%s': instruction limit of %" PRIu64
                             " reached at chain %zu instruction %zu (a loop?)",
-                            name(), instruction_limit_, c, pc);
+                            shown_name().c_str(), instruction_limit_, c, pc);
       const Instruction& ins = chain.instructions[pc];
       size_t next = pc + 1;
       Error err = Error::Ok;

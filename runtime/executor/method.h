@@ -19,6 +19,7 @@
 #include <cstdint>
 
 #include "runtime/backend/backend.h"
+#include "runtime/core/error_message.h"
 #include "runtime/core/evalue.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/result.h"
@@ -54,15 +55,37 @@ class Method final {
   // Sets input `index` from `input`.
   //  Tensor inputs: dtype and rank must match. A static shape must match
   //  exactly; a bounded-dynamic one may take any shape within its bound.
-  //  The data is copied into the method's planned memory; an input with no
-  //  planned memory instead points at the caller's data, which must then
-  //  stay alive until execute() returns.
+  //  An input with planned memory gets a copy of the data. An input the
+  //  program leaves to the application (MethodMeta's
+  //  input_tensor_meta(index).is_memory_planned() is false) points at the
+  //  caller's data instead, on every call (upstream's rule): that data
+  //  must be non-null (unless empty), aligned to the element size, and
+  //  stay alive and unchanged until execute() returns.
   //  Int/Double/Bool inputs: the exported program specialized on their
   //  value, so the value must equal the serialized one (upstream's rule).
   Error set_input(const EValue& input, size_t index);
   const EValue& get_input(size_t index) const;
 
-  // Runs the method. Every input must have been set at least once.
+  // Points output `index` at the caller's `buffer` of `size` bytes, for an
+  // output the program leaves to the application (exported with
+  // MemoryPlanningPass(alloc_graph_output=False); MethodMeta's
+  // output_tensor_meta(index).is_memory_planned() is false). execute()
+  // writes the output there; it stays valid as long as the buffer. The
+  // buffer must hold the output's upper-bound byte size
+  // (TensorInfo::nbytes(); for a static output its byte size, as upstream
+  // checks), be aligned to the element size, and outlive every execute()
+  // and read of the output. Errors (with a message):
+  //   InvalidArgument  index out of range, the output is not a tensor, the
+  //                    buffer is null, too small or misaligned;
+  //   InvalidState     the output has planned memory or is a constant: its
+  //                    pointer is not the caller's to replace (upstream's
+  //                    rule).
+  Error set_output_data_ptr(void* buffer, size_t size, size_t index);
+
+  // Runs the method. Every input must have been set at least once, and
+  // every input and output the program leaves to the application must
+  // have memory: InvalidState naming the first one that has none, checked
+  // before any instruction runs (kernels and delegates never see it).
   Error execute();
 
   const EValue& get_output(size_t index) const;
@@ -141,6 +164,9 @@ class Method final {
   Error run_delegate(const Instruction& instruction, size_t chain, size_t pc);
   Result<bool> read_condition(int32_t value_index) const;
   Error set_tensor_input(const Tensor& input, size_t index, EValue& slot);
+  Error check_io_memory() const;
+  // The name, escaped for a message (it is read from the file).
+  PrintableName shown_name() const { return PrintableName(name()); }
 
   const Program* program_;
   const ember_fb::ExecutionPlan* plan_;

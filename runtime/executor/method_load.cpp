@@ -319,8 +319,9 @@ Error Method::resolve_operators_and_backends() {
     kernels_[i] = find_kernel(op->name()->c_str(), overload);
     if (kernels_[i] == nullptr && used < sizeof(list)) {
       used += size_t(snprintf(list + used, sizeof(list) - used, "%s%s%s%s",
-                              missing_ops == 0 ? "" : ", ", op->name()->c_str(),
-                              overload[0] ? "." : "", overload));
+                              missing_ops == 0 ? "" : ", ",
+                              PrintableName(op->name()->c_str()).c_str(),
+                              overload[0] ? "." : "", PrintableName(overload).c_str()));
     }
     missing_ops += kernels_[i] == nullptr ? 1 : 0;
   }
@@ -334,7 +335,8 @@ Error Method::resolve_operators_and_backends() {
         backends_used < sizeof(backends)) {
       backends_used += size_t(snprintf(backends + backends_used,
                                        sizeof(backends) - backends_used, "%s'%s'%s",
-                                       missing_backends == 0 ? "" : ", ", id,
+                                       missing_backends == 0 ? "" : ", ",
+                                       PrintableName(id).c_str(),
                                        backend == nullptr ? "" : " (unavailable)"));
       ++missing_backends;
     }
@@ -346,12 +348,13 @@ Error Method::resolve_operators_and_backends() {
   }
   clear_error_message();
   if (missing_backends > 0) {
-    append_error_message("method '%s': %zu backend(s) not registered: %s", name(),
-                         missing_backends, backends);
+    append_error_message("method '%s': %zu backend(s) not registered: %s",
+                         PrintableName(name()).c_str(), missing_backends, backends);
   }
   if (missing_ops > 0) {
     append_error_message("%smethod '%s': %zu missing operator(s): %s",
-                         missing_backends > 0 ? "; " : "", name(), missing_ops, list);
+                         missing_backends > 0 ? "; " : "", PrintableName(name()).c_str(),
+                         missing_ops, list);
   }
   return missing_ops > 0 ? Error::OperatorMissing : Error::NotFound;
 }
@@ -376,8 +379,8 @@ Error Method::init_delegates() {
     Delegate& delegate = delegates_[i];
     Result<FreeableBuffer> processed = program_->load_delegate_data(d->processed());
     if (!processed.ok()) {
-      append_error_message(" (method '%s' delegate %zu '%s')", name(), i,
-                           d->id()->c_str());
+      append_error_message(" (method '%s' delegate %zu '%s')", PrintableName(name()).c_str(),
+                           i, PrintableName(d->id()->c_str()).c_str());
       return processed.error();
     }
     delegate.processed = static_cast<FreeableBuffer&&>(*processed);
@@ -401,7 +404,8 @@ Error Method::init_delegates() {
     if (!handle.ok()) {
       prefix_error_message(error_name(handle.error()),
                            "method '%s': delegate %zu ('%s') failed to initialize",
-                           name(), i, d->id()->c_str());
+                           PrintableName(name()).c_str(), i,
+                           PrintableName(d->id()->c_str()).c_str());
       return handle.error();
     }
     delegate.handle = *handle;

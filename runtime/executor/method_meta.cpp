@@ -84,7 +84,8 @@ Result<TensorInfo> MethodMeta::tensor_meta(int32_t value_index, const char* what
   }
   return TensorInfo({t->sizes() ? t->sizes()->data() : nullptr, dim}, dim_order,
                     static_cast<ScalarType>(t->scalar_type()),
-                    static_cast<ShapeDynamism>(t->shape_dynamism()), *nbytes);
+                    static_cast<ShapeDynamism>(t->shape_dynamism()), *nbytes,
+                    t->allocation_info() != nullptr || t->data_buffer_idx() != 0);
 }
 
 Result<TensorInfo> MethodMeta::input_tensor_meta(size_t index) const {

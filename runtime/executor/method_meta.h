@@ -24,15 +24,23 @@ namespace ember {
 class TensorInfo final {
  public:
   TensorInfo(Span<const int32_t> sizes, Span<const uint8_t> dim_order,
-             ScalarType type, ShapeDynamism dynamism, size_t nbytes)
+             ScalarType type, ShapeDynamism dynamism, size_t nbytes,
+             bool memory_planned = true)
       : sizes_(sizes), dim_order_(dim_order), type_(type), dynamism_(dynamism),
-        nbytes_(nbytes) {}
+        nbytes_(nbytes), memory_planned_(memory_planned) {}
   // Sizes as serialized (the upper bound for a dynamic shape).
   Span<const int32_t> sizes() const { return sizes_; }
   Span<const uint8_t> dim_order() const { return dim_order_; }
   ScalarType scalar_type() const { return type_; }
   ShapeDynamism shape_dynamism() const { return dynamism_; }
   size_t nbytes() const { return nbytes_; }
+  // True when the program gives the tensor its memory: a planned slot or
+  // constant data (upstream's rule). False for a graph input or output
+  // exported with MemoryPlanningPass(alloc_graph_input=False /
+  // alloc_graph_output=False): the application hands its buffer
+  // (Method::set_input binds an input's, Method::set_output_data_ptr sets
+  // an output's).
+  bool is_memory_planned() const { return memory_planned_; }
 
  private:
   Span<const int32_t> sizes_;
@@ -40,6 +48,7 @@ class TensorInfo final {
   ScalarType type_;
   ShapeDynamism dynamism_;
   size_t nbytes_;
+  bool memory_planned_;
 };
 
 class MethodMeta final {

@@ -337,10 +337,23 @@ const ember_fb::ExecutionPlan* Program::find_plan(const char* name) const {
   return nullptr;
 }
 
+namespace {
+
+// The caller's method name may come from another file (a bundle's test
+// suite): escaped in the message.
+Error no_such_method(const char* method_name) {
+  set_error_message("no method named '%s' in the program",
+                    PrintableName(method_name).c_str());
+  return Error::NotFound;
+}
+
+}  // namespace
+
 Result<MethodMeta> Program::method_meta(const char* method_name) const {
   const ember_fb::ExecutionPlan* plan = find_plan(method_name);
-  EMBER_CHECK_OR_RETURN(plan != nullptr, Error::NotFound,
-                        "no method named '%s' in the program", method_name);
+  if (plan == nullptr) {
+    return no_such_method(method_name);
+  }
   return MethodMeta(plan);
 }
 
@@ -348,8 +361,9 @@ Result<Method> Program::load_method(const char* method_name,
                                     MemoryManager* memory_manager) const {
   clear_error_message();
   const ember_fb::ExecutionPlan* plan = find_plan(method_name);
-  EMBER_CHECK_OR_RETURN(plan != nullptr, Error::NotFound,
-                        "no method named '%s' in the program", method_name);
+  if (plan == nullptr) {
+    return no_such_method(method_name);
+  }
   EMBER_RETURN_IF_ERROR(validate_execution_plan(*this, plan));
   return Method::load(this, plan, memory_manager);
 }

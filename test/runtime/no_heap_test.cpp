@@ -58,6 +58,7 @@ namespace {
 alignas(64) uint8_t g_method_pool[512 * 1024];
 alignas(64) uint8_t g_planned_pool[2 * 1024 * 1024];
 alignas(64) uint8_t g_temp_pool[1024 * 1024];
+alignas(64) uint8_t g_output_pool[64 * 1024];
 
 struct Input {
   NpyArray array;
@@ -80,7 +81,8 @@ std::vector<uint8_t> read_all(const std::string& path) {
 
 TEST(NoHeap, LoadAndExecuteEveryFixture) {
   const char* fixtures[] = {"add", "linear", "linear_inline", "stateful", "dynamic",
-                            "int_bool", "mlp", "convnet", "scalar_ops", "two_methods"};
+                            "int_bool", "mlp", "convnet", "scalar_ops", "two_methods",
+                            "io/unplanned_portable"};
   for (const char* name : fixtures) {
     SCOPED_TRACE(name);
     const std::string dir = std::string(EMBER_TEST_MODELS_DIR) + "/" + name;
@@ -134,6 +136,17 @@ TEST(NoHeap, LoadAndExecuteEveryFixture) {
                          : tag == Tag::Tensor ? EValue(Tensor(&impl))
                                               : method->get_input(i);
           status = method->set_input(value, i);
+        }
+        // Outputs the program leaves to the application get the caller's
+        // memory.
+        size_t output_offset = 0;
+        for (size_t i = 0; method.ok() && status == Error::Ok && i < method->outputs_size();
+             ++i) {
+          Result<TensorInfo> info = method->method_meta().output_tensor_meta(i);
+          if (!info.ok() || info->is_memory_planned()) continue;
+          status = method->set_output_data_ptr(g_output_pool + output_offset,
+                                               sizeof(g_output_pool) - output_offset, i);
+          output_offset += (info->nbytes() + 63) & ~size_t(63);
         }
         if (method.ok() && status == Error::Ok) status = method->execute();
       }

@@ -278,30 +278,5 @@ TEST(XnnpackShapes, BoundedDynamicBatchRunsAtEverySize) {
   EXPECT_EQ((*method)->set_input(EValue(Tensor(&impl)), 0), Error::InvalidArgument);
 }
 
-// A program written with MemoryPlanningPass(alloc_graph_input=False,
-// alloc_graph_output=False) (programs/unplanned_io.pte: Linear+softmax,
-// all in one delegate) leaves the graph's input and output memory to the
-// application. The input is bound to the caller's buffer by set_input;
-// the output has none, and the delegate must say so with an Error before
-// XNNPACK sees a null pointer (it aborted the process in softmax.c).
-TEST(XnnpackMemory, OutputWithoutMemoryIsAnErrorNotAnAbort) {
-  const std::string path = kDir + "/programs/unplanned_io.pte";
-  ASSERT_TRUE(std::filesystem::exists(path)) << path;
-  Result<std::unique_ptr<Module>> m = Module::load(path);
-  ASSERT_TRUE(m.ok()) << last_error_message();
-  Result<Method*> method = (*m)->method("forward");
-  ASSERT_TRUE(method.ok()) << last_error_message();
-  std::vector<float> x(16, 0.5f);
-  SizesType sizes[2] = {2, 8};
-  DimOrderType order[2] = {0, 1};
-  StridesType strides[2] = {};
-  TensorImpl impl(ScalarType::Float, 2, sizes, x.data(), order, strides);
-  ASSERT_EQ((*method)->set_input(EValue(Tensor(&impl)), 0), Error::Ok) << last_error_message();
-  EXPECT_EQ((*method)->execute(), Error::InvalidState);
-  const std::string message = last_error_message();
-  EXPECT_NE(message.find("XNNPACK delegate output 0 has no memory"), std::string::npos)
-      << message;
-}
-
 }  // namespace
 }  // namespace ember::testing
