@@ -321,9 +321,11 @@ Error verify_method_outputs(Method& method, const BundledProgram& bundle,
                         "verify_method_outputs: rtol (%g) and atol (%g) must be "
                         "non-negative numbers",
                         rtol, atol);
-  const char* name = method.name();
+  // The name is read from the file: looked up as it is, printed escaped.
+  const PrintableName shown(method.name());
+  const char* name = shown.c_str();
   Result<const fb::BundledMethodTestCase*> test_case =
-      bundled_detail::find_test_case(bundle, name, testset_index);
+      bundled_detail::find_test_case(bundle, method.name(), testset_index);
   if (!test_case.ok()) {
     return test_case.error();
   }

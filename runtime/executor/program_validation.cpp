@@ -320,13 +320,13 @@ Error validate_delegates(const Program& program, const ember_fb::ExecutionPlan* 
                             Error::InvalidProgram,
                             "method '%s' delegate %u (%s): inline data index %u "
                             "out of range (%u entries)",
-                            method, i, d->id()->c_str(), ref->index(),
+                            method, i, PrintableName(d->id()->c_str()).c_str(), ref->index(),
                             count(fb->backend_delegate_data()));
     } else if (ref->location() == ember_fb::DataLocation::SEGMENT) {
       EMBER_CHECK_OR_RETURN(ref->index() < count(fb->segments()), Error::InvalidProgram,
                             "method '%s' delegate %u (%s): segment index %u out "
                             "of range (%u segments)",
-                            method, i, d->id()->c_str(), ref->index(),
+                            method, i, PrintableName(d->id()->c_str()).c_str(), ref->index(),
                             count(fb->segments()));
     } else {
       set_error_message("method '%s' delegate %u: unknown data location %d", method,
@@ -389,7 +389,8 @@ Error validate_vector_alignment(const ember_fb::Program* fb) {
   for (flatbuffers::uoffset_t p = 0; p < count(fb->execution_plan()); ++p) {
     const ember_fb::ExecutionPlan* plan = fb->execution_plan()->Get(p);
     if (plan == nullptr) continue;
-    const char* method = plan->name() != nullptr ? plan->name()->c_str() : "?";
+    const PrintableName printable(plan->name() != nullptr ? plan->name()->c_str() : "?");
+    const char* method = printable.c_str();
     EMBER_CHECK_OR_RETURN(aligned(plan->non_const_buffer_sizes()), Error::InvalidProgram,
                           "method '%s': non_const_buffer_sizes is not 8-byte aligned in "
                           "the file",
@@ -413,7 +414,9 @@ Error validate_execution_plan(const Program& program,
                               const ember_fb::ExecutionPlan* plan) {
   EMBER_CHECK_OR_RETURN(plan != nullptr && plan->name() != nullptr,
                         Error::InvalidProgram, "execution plan without a name");
-  const char* method = plan->name()->c_str();
+  // Every message below names the method: escaped once, here.
+  const PrintableName printable(plan->name()->c_str());
+  const char* method = printable.c_str();
   const size_t n = count(plan->values());
 
   for (flatbuffers::uoffset_t i = 0; i < count(plan->non_const_buffer_sizes()); ++i) {

@@ -43,6 +43,7 @@ struct Spec {
   std::vector<std::string> delegate_ids;
   std::vector<std::pair<std::string, std::string>> compile_specs;  // for every delegate
   std::string delegate_blob = "blob-bytes";
+  std::string method_name = "forward";
 };
 
 std::vector<uint8_t> build(const Spec& spec) {
@@ -72,7 +73,7 @@ std::vector<uint8_t> build(const Spec& spec) {
         b.CreateVector(specs)));
   }
   auto plan = fb::CreateExecutionPlan(
-      b, b.CreateString("forward"), 0, b.CreateVector(values), b.CreateVector(spec.inputs),
+      b, b.CreateString(spec.method_name), 0, b.CreateVector(values), b.CreateVector(spec.inputs),
       b.CreateVector(spec.outputs), b.CreateVector(std::vector<Offset<fb::Chain>>{chain}),
       b.CreateVector(ops), b.CreateVector(delegates),
       b.CreateVector(std::vector<int64_t>{0}));
@@ -216,6 +217,21 @@ TEST(ControlFlow, JumpOutsideTheChainIsRejected) {
               std::string::npos)
         << last_error_message();
   }
+}
+
+// The method name is read from the file: the whole-program check prints it
+// escaped.
+TEST(ControlFlow, ValidationMessagesEscapeTheMethodName) {
+  Spec spec;
+  spec.method_name = "fw\x1b[31m";
+  spec.values = {bool_value(false)};
+  spec.instructions = {jump_false(0, 5)};
+  Loaded l(build(spec), Program::Verification::InternalConsistency);
+  EXPECT_EQ(l.program_error, Error::InvalidProgram);
+  const std::string message = last_error_message();
+  EXPECT_NE(message.find("method 'fw\\x1b[31m' chain 0 instruction 0"), std::string::npos)
+      << message;
+  EXPECT_EQ(message.find('\x1b'), std::string::npos);
 }
 
 TEST(ControlFlow, MoveCopiesValueAndRefusesTypeChange) {
