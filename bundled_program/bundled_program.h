@@ -109,8 +109,10 @@ class BundledProgram final {
 // With `allocator` given, the bytes are first copied into memory from it,
 // so nothing refers to the bundle afterwards (needed when the bundle's
 // bytes are not aligned for the element type, or are released before
-// execute()). Without it, in-place data must be aligned to the element
-// size or the call fails with InvalidArgument.
+// execute(), or when the program writes into an input it does not plan:
+// bound in place, that write would change the bundle, or fault when the
+// bundle is a read-only mapping). Without it, in-place data must be
+// aligned to the element size or the call fails with InvalidArgument.
 //
 // Outputs the program leaves to the application (not memory-planned) and
 // that have no memory yet get a buffer from `allocator` when one is given

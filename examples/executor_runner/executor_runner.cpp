@@ -393,6 +393,33 @@ int run_on_given_inputs(Session& s, Method& m, const std::string& name) {
 
 // Runs every bundled test case of method `name` (or --testset_idx) and
 // verifies its outputs.
+// Memory for a bundled test case's inputs, owned by the runner: inputs are
+// copied into it rather than bound to the bundle's bytes, because a
+// program may write into an input it does not plan (the bundle must stay
+// as it was read for the next execution and test case, and a mapped file
+// is read-only). Sized for every tensor input at its upper bound.
+struct BundledInputMemory {
+  explicit BundledInputMemory(const Method& m) {
+    size_t bytes = 0;
+    const MethodMeta meta = m.method_meta();
+    for (size_t i = 0; i < m.inputs_size(); ++i) {
+      Result<TensorInfo> info = meta.input_tensor_meta(i);
+      if (info.ok()) bytes += info->nbytes() + 16;  // + alignment
+    }
+    pool.resize(bytes + 16);
+    allocator = std::make_unique<MemoryAllocator>(pool.data(), pool.size());
+  }
+  // Sets the inputs of test case `k`. Outputs the program leaves to the
+  // application already have memory from Module, so nothing else lives
+  // in the pool and it is reused from the start every time.
+  Error load(Method& m, const BundledProgram& bundle, size_t k) {
+    allocator->reset();
+    return load_bundled_input(m, bundle, k, allocator.get());
+  }
+  std::vector<uint8_t> pool;
+  std::unique_ptr<MemoryAllocator> allocator;
+};
+
 int run_test_cases(Session& s, Method& m, const std::string& name) {
   Result<size_t> num_cases = s.bundle->num_test_cases(name.c_str());
   if (!num_cases.ok()) {
@@ -403,16 +430,17 @@ int run_test_cases(Session& s, Method& m, const std::string& name) {
     first = size_t(FLAGS_testset_idx);
     last = first + 1;
   }
+  BundledInputMemory input_memory(m);
   for (size_t k = first; k < last; ++k) {
     runner::CaseResult c;
     c.method = shown(name);
     c.testset_index = int64_t(k);
-    Error err = load_bundled_input(m, *s.bundle, k);
+    Error err = input_memory.load(m, *s.bundle, k);
     if (err != Error::Ok) {
       return fail(error_text(
           "loading test case " + std::to_string(k) + " of '" + shown(name) + "'", err));
     }
-    err = execute_timed(m, c, [&]() { return load_bundled_input(m, *s.bundle, k); });
+    err = execute_timed(m, c, [&]() { return input_memory.load(m, *s.bundle, k); });
     if (err != Error::Ok) {
       return fail(error_text(
           "executing '" + shown(name) + "' test case " + std::to_string(k), err));

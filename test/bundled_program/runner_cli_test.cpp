@@ -278,6 +278,22 @@ TEST_F(RunnerCli, UnplannedInputsAndOutputs) {
   }
 }
 
+// A program that writes into an input it leaves to the application: each
+// execution of each test case must see the bundle's input, so the runner
+// copies bundled inputs into memory of its own (binding them to the
+// bundle's bytes would change the bundle, or fault on a read-only mapping).
+TEST_F(RunnerCli, BundledInputsThatTheProgramWritesStayAsBundled) {
+  for (const char* loader : {"mmap", "file", "buffer"}) {
+    SCOPED_TRACE(loader);
+    const RunResult r = run_runner("--model_path=" + kIo +
+                                   "/unplanned_mutated_input/model.bpte --num_executions=3"
+                                   " --loader=" + loader);
+    ASSERT_EQ(r.status, 0) << r.output;
+    EXPECT_NE(r.output.find("All 4 outputs of 2 test case(s) verified."), std::string::npos)
+        << r.output;
+  }
+}
+
 TEST_F(RunnerCli, PrintOutputModes) {
   const std::string pte = "--model_path=" + kIo + "/unplanned_portable/model.pte";
   RunResult r = run_runner(pte + " --print_output=none");
