@@ -1,8 +1,7 @@
 // aten::lift_fresh_copy.out(Tensor self, *, Tensor(a!) out)
 // Lifting a fresh constant is an export notion: out = self, same dtype and
-// shape. (to_edge rewrites this op to a clone, so exported programs do not
-// contain it; it is tested in C++.)
-// out keeps its own dim order.
+// shape; out keeps its own dim order. (Export's trace turns this op into a
+// clone, so programs hold it only when a pass writes it back.)
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"

@@ -5,11 +5,15 @@ squeeze_copy.dim.
 
 Ops the edge lowering would decompose or drop (glu, var_mean.correction,
 alias_copy, _conj_physical, squeeze_copy.dim) are kept with preserve_ops.
-Not here: lift_fresh_copy (to_edge rewrites it to a clone even when
-preserved) and view_as_real_copy (its input is complex, which Ember's
-tensors cannot hold); both are tested in test/kernels/portable."""
+lift_fresh_copy becomes a clone in export's trace whatever preserve_ops
+says; its cases write the operator back with a to_executorch pass (the
+eager reference is PyTorch's lift_fresh_copy). Not here:
+view_as_real_copy, whose input is complex, which Ember's tensors cannot
+hold (test/kernels/portable/op_view_as_real_copy_test.cpp)."""
 
 import torch
+from executorch.exir.dialects._ops import ops as exir_ops
+from executorch.exir.pass_base import ExportPass
 
 from op_suite.registry import fn_case
 
@@ -202,3 +206,27 @@ fn_case("squeeze_copy__dim_zero_dim", _s, lambda a: A.squeeze_copy.dim(a, 0),
         [(_t(2.5),)], preserve_ops=_sq)
 fn_case("squeeze_copy__dim_empty_bool", _s, lambda a: A.squeeze_copy.dim(a, 0),
         [(torch.zeros(1, 0, 3, dtype=torch.bool),)], preserve_ops=_sq)
+
+
+# ---------------------------------------------------------- lift_fresh_copy
+class _CloneToLiftFreshCopy(ExportPass):
+    """Writes back as lift_fresh_copy the clone that export's trace made of
+    it (the programs below hold no other clone)."""
+
+    def call_operator(self, op, args, kwargs, meta):
+        if op == exir_ops.edge.aten.clone.default:
+            op, kwargs = exir_ops.edge.aten.lift_fresh_copy.default, {}
+        return super().call_operator(op, args, kwargs, meta)
+
+
+def _lift_case(name, inputs):
+    fn_case(name, ["aten::lift_fresh_copy.out"], lambda a: A.lift_fresh_copy(a), inputs,
+            edge_options={"_skip_dim_order": True},
+            et_options={"passes": [_CloneToLiftFreshCopy()]})
+
+
+_lift_case("lift_fresh_copy__f32",
+           [(_r(2, 3),), (_t([NAN, INF, -INF, -0.0, 1e-38, 3.5]).reshape(2, 3),)])
+_lift_case("lift_fresh_copy__i64", [(_t([-2**63, -1, 2**63 - 1], torch.int64),)])
+_lift_case("lift_fresh_copy__bool", [(_t([True, False, True], torch.bool),)])
+_lift_case("lift_fresh_copy__f16_empty", [(_r(0, 3).half(),)])
