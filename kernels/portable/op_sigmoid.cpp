@@ -3,6 +3,7 @@
 // util/unary_math.h).
 #include <cmath>
 
+#include "kernels/portable/util/math_util.h"
 #include "kernels/portable/util/unary_math.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -11,7 +12,7 @@ namespace {
 
 void sigmoid_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   float_unary_kernel(ctx, args, "aten::sigmoid.out",
-                     [](auto x) { return decltype(x)(1) / (decltype(x)(1) + std::exp(-x)); }, opt::sigmoid_f32);
+                     [](auto x) { return sigmoid_value(x); }, opt::sigmoid_f32);
 }
 
 }  // namespace

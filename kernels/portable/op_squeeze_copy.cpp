@@ -1,5 +1,8 @@
 // aten::squeeze_copy.dims_out(Tensor self, int[] dim, *, Tensor(a!) out)
-// Removes each listed dim whose size is 1 (others are kept, as in PyTorch).
+// aten::squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out)
+// Removes each listed dim (or the one dim) whose size is 1 (others are
+// kept, as in PyTorch). A zero-dim self accepts dim 0 or -1 and stays
+// zero-dim.
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -7,24 +10,8 @@
 namespace ember {
 namespace {
 
-void squeeze_copy_dims_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "aten::squeeze_copy.dims_out", 4);
-  const Tensor self = a.tensor(0);
-  const Span<int64_t> dims = a.int_list(1);
-  const Tensor out = a.tensor(2);
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
-    return;
-  }
-  bool drop[kMaxTensorDim] = {};
-  for (size_t i = 0; i < dims.size(); ++i) {
-    size_t d;
-    if (!normalize_dim(a, dims[i], self.dim(), "dim", &d)) {
-      return;
-    }
-    if (self.dim() > 0 && self.sizes()[d] == 1) {
-      drop[d] = true;
-    }
-  }
+// Copies self into out without the dims marked in `drop`.
+void squeeze_into(KernelArgs& a, Tensor self, const bool* drop, Tensor out) {
   Shape shape;
   int64_t strides[kMaxTensorDim];
   for (size_t d = 0; d < self.dim(); ++d) {
@@ -40,8 +27,53 @@ void squeeze_copy_dims_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   copy_strided_view(self.const_data_ptr(), self.scalar_type(), strides, out);
 }
 
+// Marks `dim` in `drop` when its size is 1; false after failing the kernel
+// for a dim out of range.
+bool mark_squeezable(KernelArgs& a, Tensor self, int64_t dim, bool* drop) {
+  size_t d;
+  if (!normalize_dim(a, dim, self.dim(), "dim", &d)) {
+    return false;
+  }
+  if (self.dim() > 0 && self.sizes()[d] == 1) {
+    drop[d] = true;
+  }
+  return true;
+}
+
+void squeeze_copy_dims_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::squeeze_copy.dims_out", 4);
+  const Tensor self = a.tensor(0);
+  const Span<int64_t> dims = a.int_list(1);
+  const Tensor out = a.tensor(2);
+  if (!a.ok() || !check_same_dtype(a, self, out)) {
+    return;
+  }
+  bool drop[kMaxTensorDim] = {};
+  for (size_t i = 0; i < dims.size(); ++i) {
+    if (!mark_squeezable(a, self, dims[i], drop)) {
+      return;
+    }
+  }
+  squeeze_into(a, self, drop, out);
+}
+
+void squeeze_copy_dim_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "aten::squeeze_copy.dim_out", 4);
+  const Tensor self = a.tensor(0);
+  const int64_t dim = a.int_value(1);
+  const Tensor out = a.tensor(2);
+  if (!a.ok() || !check_same_dtype(a, self, out)) {
+    return;
+  }
+  bool drop[kMaxTensorDim] = {};
+  if (mark_squeezable(a, self, dim, drop)) {
+    squeeze_into(a, self, drop, out);
+  }
+}
+
 }  // namespace
 
 EMBER_REGISTER_KERNEL("aten::squeeze_copy.dims_out", squeeze_copy_dims_out_boxed);
+EMBER_REGISTER_KERNEL("aten::squeeze_copy.dim_out", squeeze_copy_dim_out_boxed);
 
 }  // namespace ember

@@ -210,4 +210,10 @@ inline T sign_value(T x) {
   }
 }
 
+// The logistic function 1 / (1 + e^-x) for floating x (sigmoid, glu).
+template <typename T>
+inline T sigmoid_value(T x) {
+  return T(1) / (T(1) + std::exp(-x));
+}
+
 }  // namespace ember

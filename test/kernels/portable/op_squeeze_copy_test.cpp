@@ -1,4 +1,5 @@
-// aten::squeeze_copy.dims_out (kernels/portable/op_squeeze_copy.cpp).
+// aten::squeeze_copy.dims_out and squeeze_copy.dim_out
+// (kernels/portable/op_squeeze_copy.cpp).
 #include "test/kernels/kernel_test_util.h"
 
 namespace ember::testing {
@@ -16,6 +17,39 @@ TEST(SqueezeCopy, Dims) {
             Error::Ok);
   EXPECT_EQ(call_kernel("aten::squeeze_copy.dims_out", {*a, Arg::ints({3}), *keep, *keep}),
             Error::InvalidArgument);
+}
+
+TEST(SqueezeCopy, Dim) {
+  auto a = tensor<float>(ScalarType::Float, {2, 1, 3}, {1, 2, 3, 4, 5, 6});
+  auto out = empty(ScalarType::Float, {2, 3});
+  ASSERT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*a, -2, *out, *out}), Error::Ok);
+  EXPECT_EQ(out->values<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  // A dim whose size is not 1 is kept: out keeps self's shape.
+  auto same = empty(ScalarType::Float, {2, 1, 3});
+  ASSERT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*a, 0, *same, *same}), Error::Ok);
+  EXPECT_EQ(same->values<float>(), (std::vector<float>{1, 2, 3, 4, 5, 6}));
+  // Into an out of another dim order.
+  auto column_major = empty(ScalarType::Float, {2, 3}, ShapeDynamism::Static, {1, 0});
+  ASSERT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*a, 1, *column_major, *column_major}),
+            Error::Ok);
+  EXPECT_EQ(column_major->values<float>(), (std::vector<float>{1, 4, 2, 5, 3, 6}));
+  // A zero-dim self takes dim 0 or -1 and stays zero-dim.
+  auto scalar = tensor<float>(ScalarType::Float, {}, {7});
+  auto scalar_out = empty(ScalarType::Float, {});
+  ASSERT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*scalar, -1, *scalar_out, *scalar_out}),
+            Error::Ok);
+  EXPECT_EQ(scalar_out->values<float>(), (std::vector<float>{7}));
+  EXPECT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*scalar, 1, *scalar_out, *scalar_out}),
+            Error::InvalidArgument);
+  // Refusals: dim out of range, out dtype, a static out of the wrong shape.
+  EXPECT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*a, 3, *out, *out}),
+            Error::InvalidArgument);
+  auto ints = empty(ScalarType::Int, {2, 3});
+  EXPECT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*a, 1, *ints, *ints}),
+            Error::InvalidArgument);
+  auto wrong = empty(ScalarType::Float, {3, 2});
+  EXPECT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*a, 1, *wrong, *wrong}),
+            Error::NotSupported);
 }
 
 }  // namespace

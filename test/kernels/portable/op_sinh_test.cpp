@@ -1,0 +1,23 @@
+// aten::sinh.out (kernels/portable/op_sinh.cpp): what an exported program
+// cannot express: a Float self into a Double out (computed in float, then
+// widened, as PyTorch does), an integral out, a static out of the wrong
+// shape. Values, dtypes and edge cases: the op suite (sinh__*).
+#include "test/kernels/kernel_test_util.h"
+
+namespace ember::testing {
+namespace {
+
+TEST(Sinh, OutDtypeAndShape) {
+  auto self = tensor<float>(ScalarType::Float, {2}, {0.5f, -3.0f});
+  auto wide = empty(ScalarType::Double, {2});
+  ASSERT_EQ(call_kernel("aten::sinh.out", {*self, *wide, *wide}), Error::Ok);
+  // From PyTorch 2.13: torch.ops.aten.sinh.out(float32 self, out=float64 out).
+  expect_near_vec(wide->values<double>(), {0.52109527587890625, -10.017874717712402}, 1e-6);
+  auto int_out = empty(ScalarType::Int, {2});
+  EXPECT_EQ(call_kernel("aten::sinh.out", {*self, *int_out, *int_out}), Error::InvalidArgument);
+  auto bad_shape = empty(ScalarType::Float, {3});
+  EXPECT_EQ(call_kernel("aten::sinh.out", {*self, *bad_shape, *bad_shape}), Error::NotSupported);
+}
+
+}  // namespace
+}  // namespace ember::testing
