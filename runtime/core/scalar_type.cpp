@@ -26,11 +26,15 @@ size_t element_size(ScalarType t) {
     case ScalarType::Float:
     case ScalarType::QInt32:
     case ScalarType::UInt32:
+    case ScalarType::ComplexHalf:
       return 4;
     case ScalarType::Long:
     case ScalarType::Double:
     case ScalarType::UInt64:
+    case ScalarType::ComplexFloat:
       return 8;
+    case ScalarType::ComplexDouble:
+      return 16;
   }
   return 0;
 }
@@ -50,6 +54,9 @@ const char* scalar_type_name(ScalarType t) {
     case ScalarType::Half: return "Half";
     case ScalarType::Float: return "Float";
     case ScalarType::Double: return "Double";
+    case ScalarType::ComplexHalf: return "ComplexHalf";
+    case ScalarType::ComplexFloat: return "ComplexFloat";
+    case ScalarType::ComplexDouble: return "ComplexDouble";
     case ScalarType::Bool: return "Bool";
     case ScalarType::QInt8: return "QInt8";
     case ScalarType::QUInt8: return "QUInt8";
@@ -72,6 +79,11 @@ const char* scalar_type_name(ScalarType t) {
 bool is_floating_type(ScalarType t) {
   return t == ScalarType::Half || t == ScalarType::Float ||
          t == ScalarType::Double || t == ScalarType::BFloat16;
+}
+
+bool is_complex_type(ScalarType t) {
+  return t == ScalarType::ComplexHalf || t == ScalarType::ComplexFloat ||
+         t == ScalarType::ComplexDouble;
 }
 
 bool is_integral_type(ScalarType t, bool include_bool) {

@@ -18,6 +18,9 @@ enum class ScalarType : int8_t {
   Half = 5,
   Float = 6,
   Double = 7,
+  ComplexHalf = 8,    // (real, imaginary) pairs: stored and moved, no
+  ComplexFloat = 9,   // arithmetic (view_as_real_copy turns them into
+  ComplexDouble = 10, // real pairs)
   Bool = 11,
   QInt8 = 12,
   QUInt8 = 13,
@@ -46,6 +49,7 @@ const char* scalar_type_name(ScalarType t);
 
 bool is_floating_type(ScalarType t);  // Half, Float, Double, BFloat16
 bool is_integral_type(ScalarType t, bool include_bool);
+bool is_complex_type(ScalarType t);  // ComplexHalf, ComplexFloat, ComplexDouble
 
 // C++ type for each ScalarType, for kernels' switch-and-template dispatch.
 template <ScalarType T> struct CppTypeOf;
