@@ -41,6 +41,9 @@ void sdpa_with_kv_cache_out_boxed(KernelContext& ctx, Span<EValue*> args) {
            static_cast<long long>(seq_len));
     return;
   }
+  if (!check_cache_sdpa(a, q, k_cache, v_cache, start_pos, mask, is_causal, out)) {
+    return;
+  }
   write_cache(k, k_cache, start_pos);
   write_cache(v, v_cache, start_pos);
   (void)run_cache_sdpa(a, ctx, q, k_cache, v_cache, start_pos, mask, is_causal, scale, out);

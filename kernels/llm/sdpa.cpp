@@ -114,42 +114,61 @@ bool check_qkv(KernelArgs& a, Tensor q, Tensor k, Tensor v, Tensor out) {
   return true;
 }
 
-}  // namespace
-
-bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tensor v,
-                    int64_t start_pos, const Optional<Tensor>& attn_mask, bool is_causal,
-                    const Optional<Scalar>& scale_arg, Tensor out) {
+// All checks of run_cache_sdpa; fills d and the mask pointer.
+bool check_sdpa(KernelArgs& a, Tensor q, Tensor k, Tensor v, int64_t start_pos,
+                const Optional<Tensor>& attn_mask, bool is_causal, Tensor out, Dims* d,
+                const float** mask) {
   if (!check_qkv(a, q, k, v, out)) {
     return false;
   }
-  Dims d{q.sizes()[0], q.sizes()[1], q.sizes()[2], q.sizes()[3],
-         k.sizes()[2], k.sizes()[1], 0};
-  const float* mask = nullptr;
+  *d = Dims{q.sizes()[0], q.sizes()[1], q.sizes()[2], q.sizes()[3],
+            k.sizes()[2], k.sizes()[1], 0};
+  *mask = nullptr;
   if (attn_mask.has_value()) {
     const Tensor m = attn_mask.value();
     if (is_causal) {
       return a.fail(Error::InvalidArgument, "attn_mask and is_causal cannot both be set");
     }
     if (m.scalar_type() != ScalarType::Float || m.dim() != 2 ||
-        m.sizes()[0] != d.seq || m.sizes()[1] != d.cache_len) {
+        m.sizes()[0] != d->seq || m.sizes()[1] != d->cache_len) {
       return a.fail(Error::InvalidArgument,
                     "attn_mask must be Float [seq_len %lld, max_seq_len %lld], got %s %zu-D",
-                    static_cast<long long>(d.seq), static_cast<long long>(d.cache_len),
+                    static_cast<long long>(d->seq), static_cast<long long>(d->cache_len),
                     scalar_type_name(m.scalar_type()), m.dim());
     }
     if (!check_contiguous(a, m, "attn_mask")) {
       return false;
     }
-    mask = m.const_data_ptr<float>();
-    d.kv_len = d.cache_len;
-  } else {
-    if (start_pos < 0 || start_pos > d.cache_len - d.seq) {
-      return a.fail(Error::InvalidArgument,
-                    "start_pos %lld + seq_len %lld does not fit the cache of %lld positions",
-                    static_cast<long long>(start_pos), static_cast<long long>(d.seq),
-                    static_cast<long long>(d.cache_len));
-    }
-    d.kv_len = start_pos + d.seq;
+    *mask = m.const_data_ptr<float>();
+    d->kv_len = d->cache_len;
+    return true;
+  }
+  if (start_pos < 0 || start_pos > d->cache_len - d->seq) {
+    return a.fail(Error::InvalidArgument,
+                  "start_pos %lld + seq_len %lld does not fit the cache of %lld positions",
+                  static_cast<long long>(start_pos), static_cast<long long>(d->seq),
+                  static_cast<long long>(d->cache_len));
+  }
+  d->kv_len = start_pos + d->seq;
+  return true;
+}
+
+}  // namespace
+
+bool check_cache_sdpa(KernelArgs& a, Tensor q, Tensor k, Tensor v, int64_t start_pos,
+                      const Optional<Tensor>& attn_mask, bool is_causal, Tensor out) {
+  Dims d;
+  const float* mask;
+  return check_sdpa(a, q, k, v, start_pos, attn_mask, is_causal, out, &d, &mask);
+}
+
+bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tensor v,
+                    int64_t start_pos, const Optional<Tensor>& attn_mask, bool is_causal,
+                    const Optional<Scalar>& scale_arg, Tensor out) {
+  Dims d;
+  const float* mask;
+  if (!check_sdpa(a, q, k, v, start_pos, attn_mask, is_causal, out, &d, &mask)) {
+    return false;
   }
   double scale = 1.0 / std::sqrt(double(d.head_dim));
   if (scale_arg.has_value()) {

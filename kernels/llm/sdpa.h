@@ -33,6 +33,12 @@ namespace ember {
 // range, mask shape), resizes out to q's sizes and computes it. Scratch
 // comes from ctx's temp allocator; running out fails the kernel with
 // MemoryAllocationFailed. Returns false after failing the kernel.
+// Only the checks of run_cache_sdpa (no resize, nothing written): for
+// callers that must refuse before touching anything else.
+bool check_cache_sdpa(KernelArgs& args, Tensor q, Tensor k_cache, Tensor v_cache,
+                      int64_t start_pos, const Optional<Tensor>& attn_mask, bool is_causal,
+                      Tensor out);
+
 bool run_cache_sdpa(KernelArgs& args, KernelContext& ctx, Tensor q, Tensor k_cache,
                     Tensor v_cache, int64_t start_pos, const Optional<Tensor>& attn_mask,
                     bool is_causal, const Optional<Scalar>& scale, Tensor out);

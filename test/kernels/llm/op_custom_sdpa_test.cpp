@@ -1,0 +1,116 @@
+// llama::custom_sdpa.out (kernels/llm/op_custom_sdpa.cpp, maths in
+// kernels/llm/sdpa.cpp). Values against upstream are in
+// test/models/llm_ops (llm_ops_fixture_test); here: small hand-checked
+// cases and the argument checks.
+#include "test/kernels/kernel_test_util.h"
+
+namespace ember::testing {
+namespace {
+
+constexpr const char* kOp = "llama::custom_sdpa.out";
+
+// q [1, S, H, D], caches [1, M, Hkv, D] filled with a ramp.
+struct Attention {
+  std::unique_ptr<OwnedTensor> q, k, v, out;
+  Attention(ScalarType t, int S, int H, int Hkv, int D, int M) {
+    std::vector<double> qv(size_t(S * H * D)), kv(size_t(M * Hkv * D)), vv(kv.size());
+    for (size_t i = 0; i < qv.size(); ++i) qv[i] = 0.1 * double(i % 7) - 0.3;
+    for (size_t i = 0; i < kv.size(); ++i) kv[i] = 0.05 * double(i % 11) - 0.2;
+    for (size_t i = 0; i < vv.size(); ++i) vv[i] = double(i);
+    q = from_doubles(t, {1, S, H, D}, qv);
+    k = from_doubles(t, {1, M, Hkv, D}, kv);
+    v = from_doubles(t, {1, M, Hkv, D}, vv);
+    out = empty(t, {1, S, H, D});
+  }
+};
+
+Error sdpa(Attention& s, int64_t start_pos, Arg mask, bool causal, Arg scale) {
+  return call_kernel(kOp, {*s.q, *s.k, *s.v, start_pos, mask, 0.0, causal, scale, *s.out,
+                           *s.out});
+}
+
+TEST(CustomSdpa, FirstPositionCopiesValueRow) {
+  // At start_pos 0, causal, the one query row sees only key 0: out = v[0]
+  // for each head (heads 0, 1 read cache head 0; 2, 3 cache head 1).
+  Attention s(ScalarType::Float, 1, 4, 2, 3, 5);
+  ASSERT_EQ(sdpa(s, 0, Arg::none(), true, Arg::none()), Error::Ok) << last_error_message();
+  EXPECT_EQ(s.out->values<float>(),
+            (std::vector<float>{0, 1, 2, 0, 1, 2, 3, 4, 5, 3, 4, 5}));
+}
+
+TEST(CustomSdpa, ScaleZeroAveragesTheFilledRows) {
+  // scale 0: uniform weights over keys 0..start_pos + S - 1 = 0..2 (not
+  // causal), so out = mean of v rows 0..2 = v row 1.
+  Attention s(ScalarType::Float, 1, 1, 1, 2, 6);
+  ASSERT_EQ(sdpa(s, 2, Arg::none(), false, 0.0), Error::Ok) << last_error_message();
+  expect_near_vec(s.out->values<float>(), std::vector<float>{2, 3}, 1e-5);
+}
+
+TEST(CustomSdpa, MaskCoversTheWholeCache) {
+  // With a mask the keys are all M cache rows; -inf hides all but row 4.
+  Attention s(ScalarType::Float, 1, 1, 1, 2, 6);
+  auto mask = tensor<float>(ScalarType::Float, {1, 6},
+                            {-INFINITY, -INFINITY, -INFINITY, -INFINITY, 0.0f, -INFINITY});
+  ASSERT_EQ(sdpa(s, 0, Arg(*mask), false, Arg::none()), Error::Ok) << last_error_message();
+  expect_near_vec(s.out->values<float>(), std::vector<float>{8, 9}, 1e-5);
+}
+
+TEST(CustomSdpa, BFloat16MatchesFloat) {
+  Attention f(ScalarType::Float, 3, 2, 1, 4, 5);
+  Attention b(ScalarType::BFloat16, 3, 2, 1, 4, 5);
+  ASSERT_EQ(sdpa(f, 1, Arg::none(), true, Arg::none()), Error::Ok) << last_error_message();
+  ASSERT_EQ(sdpa(b, 1, Arg::none(), true, Arg::none()), Error::Ok) << last_error_message();
+  const std::vector<double> want = to_doubles(*f.out), got = to_doubles(*b.out);
+  for (size_t i = 0; i < want.size(); ++i) {
+    EXPECT_NEAR(got[i], want[i], 0.02 * (1.0 + std::fabs(want[i]))) << i;
+  }
+}
+
+TEST(CustomSdpa, RefusesBadArguments) {
+  Attention s(ScalarType::Float, 2, 4, 2, 3, 5);
+  // start_pos + seq_len past the cache, negative start_pos.
+  EXPECT_EQ(sdpa(s, 4, Arg::none(), true, Arg::none()), Error::InvalidArgument);
+  EXPECT_TRUE(message_has("does not fit the cache"));
+  EXPECT_EQ(sdpa(s, -1, Arg::none(), true, Arg::none()), Error::InvalidArgument);
+  // attn_mask with is_causal; wrong mask shape and dtype.
+  auto mask = empty(ScalarType::Float, {2, 5});
+  EXPECT_EQ(sdpa(s, 0, Arg(*mask), true, Arg::none()), Error::InvalidArgument);
+  EXPECT_TRUE(message_has("cannot both be set"));
+  auto short_mask = empty(ScalarType::Float, {2, 4});
+  EXPECT_EQ(sdpa(s, 0, Arg(*short_mask), false, Arg::none()), Error::InvalidArgument);
+  auto bool_mask = empty(ScalarType::Bool, {2, 5});
+  EXPECT_EQ(sdpa(s, 0, Arg(*bool_mask), false, Arg::none()), Error::InvalidArgument);
+  EXPECT_TRUE(message_has("attn_mask must be Float"));
+  // Query heads not a multiple of cache heads.
+  Attention odd(ScalarType::Float, 1, 3, 2, 3, 5);
+  EXPECT_EQ(sdpa(odd, 0, Arg::none(), true, Arg::none()), Error::InvalidArgument);
+  EXPECT_TRUE(message_has("not a multiple"));
+  // Double is not an upstream dtype; mixed dtypes.
+  Attention dbl(ScalarType::Double, 1, 2, 2, 3, 5);
+  EXPECT_EQ(sdpa(dbl, 0, Arg::none(), true, Arg::none()), Error::InvalidArgument);
+  auto half_k = empty(ScalarType::Half, {1, 5, 2, 3});
+  EXPECT_EQ(call_kernel(kOp, {*s.q, *half_k, *s.v, int64_t(0), Arg::none(), 0.0, true,
+                              Arg::none(), *s.out, *s.out}),
+            Error::InvalidArgument);
+  // Caches of different sizes, wrong rank, head_dim mismatch.
+  auto long_v = empty(ScalarType::Float, {1, 6, 2, 3});
+  EXPECT_EQ(call_kernel(kOp, {*s.q, *s.k, *long_v, int64_t(0), Arg::none(), 0.0, true,
+                              Arg::none(), *s.out, *s.out}),
+            Error::InvalidArgument);
+  auto flat = empty(ScalarType::Float, {5, 6});
+  EXPECT_EQ(call_kernel(kOp, {*s.q, *flat, *flat, int64_t(0), Arg::none(), 0.0, true,
+                              Arg::none(), *s.out, *s.out}),
+            Error::InvalidArgument);
+  auto wide_k = empty(ScalarType::Float, {1, 5, 2, 4});
+  EXPECT_EQ(call_kernel(kOp, {*s.q, *wide_k, *wide_k, int64_t(0), Arg::none(), 0.0, true,
+                              Arg::none(), *s.out, *s.out}),
+            Error::InvalidArgument);
+  // Argument count and tags.
+  EXPECT_EQ(call_kernel(kOp, {*s.q, *s.k, *s.v, int64_t(0), *s.out}), Error::InvalidProgram);
+  EXPECT_EQ(call_kernel(kOp, {*s.q, *s.k, *s.v, 0.5, Arg::none(), 0.0, true, Arg::none(),
+                              *s.out, *s.out}),
+            Error::InvalidType);
+}
+
+}  // namespace
+}  // namespace ember::testing
