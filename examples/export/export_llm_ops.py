@@ -19,9 +19,8 @@ next decoding step, and its expected output depends on the cache the
 earlier cases wrote (the eager module is run through the same sequence).
 
 <out>/MANIFEST lists every file with its tolerance and the operators its
-program contains. --check also runs each file in upstream's Python
-runtime (which needs upstream's kernels for these ops linked into its
-pybindings; a failure there is reported, not fatal).
+program contains. --check also verifies every file in upstream's Python
+runtime (its pybindings link upstream's kernels for these ops).
 """
 
 import argparse
@@ -230,10 +229,13 @@ def embedding_byte_groups():
     return EmbeddingByte(2, False), index_cases()
 
 
+# The .dtype fixtures have no zero points: upstream's runtime kernels
+# require zero points of the out dtype, so Float zero points with a Half
+# out would abort there (Ember accepts them).
 @fixture("embedding_byte_dtype_half", 1e-3, 1e-3,
          "embedding_byte.dtype -> Half out from Float scales")
 def embedding_byte_dtype_half():
-    return EmbeddingByte(2, True, torch.float16), index_cases()
+    return EmbeddingByte(2, False, torch.float16), index_cases()
 
 
 @fixture("embedding_4bit_groups_zp", 1e-6, 1e-6,
@@ -251,7 +253,7 @@ def embedding_4bit_per_row():
 @fixture("embedding_4bit_dtype_half", 1e-3, 1e-3,
          "embedding_4bit.dtype -> Half out")
 def embedding_4bit_dtype_half():
-    return Embedding4bit(1, True, torch.float16), index_cases()
+    return Embedding4bit(1, False, torch.float16), index_cases()
 
 
 # --- per-token dynamic quantization ----------------------------------------

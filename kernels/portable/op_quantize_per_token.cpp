@@ -17,12 +17,12 @@ namespace {
 
 // One token's values, clamped before the integer cast (NaN gives 0, as
 // quantize_to does).
-template <typename C, typename Q>
-void quantize_token(Tensor input, int64_t at, int64_t width, C inv, C zp, C lo, C hi, Q* o) {
+template <typename C, typename T, typename Q>
+void quantize_token(const T* x, int64_t width, C inv, C zp, C lo, C hi, Q* o) {
   for (int64_t i = 0; i < width; ++i) {
-    C q = std::nearbyint(C(element_as_double(input, at + i)) * inv + zp);
+    C q = std::nearbyint(C(OpMath<T>(x[i])) * inv + zp);
     q = q != q ? C(0) : (q < lo ? lo : (q > hi ? hi : q));
-    o[at + i] = static_cast<Q>(q);
+    o[i] = static_cast<Q>(q);
   }
 }
 
@@ -44,7 +44,7 @@ void quantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   const int64_t width = input.dim() == 0 ? 1 : input.sizes()[input.dim() - 1];
   const int64_t tokens = width == 0 ? 0 : input.numel() / width;
-  if ((width != 0 && (scales.numel() != tokens || zero_points.numel() != tokens))) {
+  if (width != 0 && (scales.numel() != tokens || zero_points.numel() != tokens)) {
     a.fail(Error::InvalidArgument,
            "scales and zero_points must hold one value per token (%lld), got %lld and %lld",
            static_cast<long long>(tokens), static_cast<long long>(scales.numel()),
@@ -57,18 +57,25 @@ void quantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const bool wide = scales.scalar_type() == ScalarType::Double;
   (void)visit_quantized_dtype(out.scalar_type(), [&](auto qtag) {
     using Q = typename decltype(qtag)::type;
-    Q* o = out.mutable_data_ptr<Q>();
-    for (int64_t t = 0; t < tokens; ++t) {
-      const double s = element_as_double(scales, t);
-      const int64_t zp = element_as_int(zero_points, t);
-      if (wide) {
-        quantize_token<double, Q>(input, t * width, width, 1.0 / s, double(zp),
-                                  double(quant_min), double(quant_max), o);
-      } else {
-        quantize_token<float, Q>(input, t * width, width, 1.0f / float(s), float(zp),
-                                 float(quant_min), float(quant_max), o);
+    (void)visit_storage_dtype(input.scalar_type(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
+        const T* x = input.const_data_ptr<T>();
+        Q* o = out.mutable_data_ptr<Q>();
+        for (int64_t t = 0; t < tokens; ++t) {
+          const double s = element_as_double(scales, t);
+          const int64_t zp = element_as_int(zero_points, t);
+          const int64_t at = t * width;
+          if (wide) {
+            quantize_token<double>(x + at, width, 1.0 / s, double(zp), double(quant_min),
+                                   double(quant_max), o + at);
+          } else {
+            quantize_token<float>(x + at, width, 1.0f / float(s), float(zp), float(quant_min),
+                                  float(quant_max), o + at);
+          }
+        }
       }
-    }
+    });
   });
 }
 
