@@ -2,6 +2,8 @@
 // kernels/llm/sdpa.cpp). Values against upstream are in
 // test/models/llm_ops (llm_ops_fixture_test); here: small hand-checked
 // cases and the argument checks.
+#include <algorithm>
+
 #include "test/kernels/kernel_test_util.h"
 
 namespace ember::testing {
@@ -63,6 +65,62 @@ TEST(CustomSdpa, BFloat16MatchesFloat) {
   const std::vector<double> want = to_doubles(*f.out), got = to_doubles(*b.out);
   for (size_t i = 0; i < want.size(); ++i) {
     EXPECT_NEAR(got[i], want[i], 0.02 * (1.0 + std::fabs(want[i]))) << i;
+  }
+}
+
+// Straightforward attention in double for one [1, S, H, D] query.
+std::vector<double> naive_attention(const std::vector<double>& q, const std::vector<double>& k,
+                                    const std::vector<double>& v, int S, int H, int Hkv, int D,
+                                    int M, int start_pos, bool causal) {
+  std::vector<double> out(size_t(S * H * D), 0.0);
+  const int kv_len = start_pos + S;
+  for (int s = 0; s < S; ++s) {
+    for (int h = 0; h < H; ++h) {
+      const int g = h / (H / Hkv);
+      std::vector<double> w(static_cast<size_t>(kv_len));
+      double mx = -INFINITY, sum = 0;
+      const int last = causal ? start_pos + s : kv_len - 1;
+      for (int j = 0; j <= last; ++j) {
+        double dot = 0;
+        for (int d = 0; d < D; ++d) {
+          dot += q[size_t((s * H + h) * D + d)] * k[size_t((j * Hkv + g) * D + d)];
+        }
+        w[size_t(j)] = dot / std::sqrt(double(D));
+        mx = std::max(mx, w[size_t(j)]);
+      }
+      for (int j = 0; j <= last; ++j) sum += (w[size_t(j)] = std::exp(w[size_t(j)] - mx));
+      for (int j = 0; j <= last; ++j) {
+        for (int d = 0; d < D; ++d) {
+          out[size_t((s * H + h) * D + d)] += w[size_t(j)] / sum * v[size_t((j * Hkv + g) * D + d)];
+        }
+      }
+    }
+  }
+  (void)M;
+  return out;
+}
+
+TEST(CustomSdpa, LongPrefillMatchesNaiveAttention) {
+  // 70 query rows (more than one row block of the kernel), 75 keys (more
+  // than one GEMM panel), GQA 4 / 2 heads, causal and not.
+  const int S = 70, H = 4, Hkv = 2, D = 16, M = 80, start_pos = 5;
+  for (bool causal : {true, false}) {
+    Attention a(ScalarType::Float, S, H, Hkv, D, M);
+    std::vector<double> q = to_doubles(*a.q), k = to_doubles(*a.k), v = to_doubles(*a.v);
+    // Less regular values than the ramp, so rows differ.
+    for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37 * double(i));
+    for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.11 * double(i));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.05 * double(i) + 1.0);
+    a.q = from_doubles(ScalarType::Float, {1, S, H, D}, q);
+    a.k = from_doubles(ScalarType::Float, {1, M, Hkv, D}, k);
+    a.v = from_doubles(ScalarType::Float, {1, M, Hkv, D}, v);
+    ASSERT_EQ(sdpa(a, start_pos, Arg::none(), causal, Arg::none()), Error::Ok)
+        << last_error_message();
+    const std::vector<double> want = naive_attention(q, k, v, S, H, Hkv, D, M, start_pos, causal);
+    const std::vector<double> got = to_doubles(*a.out);
+    for (size_t i = 0; i < want.size(); ++i) {
+      ASSERT_NEAR(got[i], want[i], 2e-5) << "causal " << causal << " at " << i;
+    }
   }
 }
 
