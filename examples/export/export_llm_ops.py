@@ -5,7 +5,8 @@ Usage:
   python examples/export/export_llm_ops.py [--out test/models/llm_ops] [--check]
 
 Each fixture is a small module that calls upstream's custom operators
-(llama::custom_sdpa / sdpa_with_kv_cache / update_cache from
+(llama::custom_sdpa / sdpa_with_kv_cache / update_cache /
+update_cache_with_indices from
 executorch.extension.llm.custom_ops, and the quantized_decomposed
 embedding and per-token ops) exported with torch.export -> to_edge ->
 to_executorch into <out>/<name>.bpte with upstream's BundledProgram
@@ -118,6 +119,32 @@ def kv_cache_decode_steps():
          "(the last fills the cache) on mutable cache buffers")
 def kv_cache_prefill_then_decode():
     return FusedCacheStep(), steps(3, [0, 3, 5], 2)
+
+
+class IndexedCacheStep(nn.Module):
+    """update_cache_with_indices: each step rewrites the whole 4-slot cache
+    in a permuted order, then causal custom_sdpa reads it (causal, so the
+    order of the slots matters)."""
+
+    def __init__(self):
+        super().__init__()
+        self.register_buffer("k_cache", torch.zeros(B, 4, HKV, D))
+        self.register_buffer("v_cache", torch.zeros(B, 4, HKV, D))
+
+    def forward(self, q, k, v, indices):
+        L.update_cache_with_indices(k, self.k_cache, 0, indices)
+        L.update_cache_with_indices(v, self.v_cache, 0, indices)
+        return L.custom_sdpa(q, self.k_cache, self.v_cache, 0, None, 0.0, True, None)
+
+
+@fixture("kv_cache_with_indices", 1e-5, 1e-6,
+         "update_cache_with_indices x2 (permuted slots of a 4-slot cache buffer) + "
+         "causal custom_sdpa, 3 steps")
+def kv_cache_with_indices():
+    r = g(10)
+    return IndexedCacheStep(), [
+        (r(B, 4, H, D), r(B, 4, HKV, D), r(B, 4, HKV, D), torch.tensor([perm]))
+        for perm in ([2, 0, 3, 1], [0, 1, 2, 3], [3, 2, 1, 0])]
 
 
 class SdpaMasked(nn.Module):

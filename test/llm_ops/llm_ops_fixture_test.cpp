@@ -1,6 +1,7 @@
-// Upstream's LLM custom operators (llama::custom_sdpa / sdpa_with_kv_cache
-// / update_cache, the quantized_decomposed embeddings and per-token Q/DQ)
-// against upstream's own outputs: every test/models/llm_ops/<name>.bpte
+// Upstream's LLM custom operators (llama::custom_sdpa,
+// sdpa_with_kv_cache, update_cache, update_cache_with_indices; the
+// quantized_decomposed embeddings and per-token Q/DQ) against upstream's
+// own outputs: every test/models/llm_ops/<name>.bpte
 // is loaded once, its test cases are run IN ORDER on that one method
 // (the KV-cache fixtures keep their cache in mutable buffers, so each
 // case is the next decoding step and depends on the ones before) and
@@ -115,7 +116,8 @@ TEST(LlmOpsManifest, CoversTheOperators) {
   std::string all;
   for (const auto& [name, e] : manifest) all += e.ops + ",";
   for (const char* op : {"llama::custom_sdpa.out", "llama::sdpa_with_kv_cache.out",
-                         "llama::update_cache.out", "quantized_decomposed::embedding_byte.out",
+                         "llama::update_cache.out", "llama::update_cache_with_indices.out",
+                         "quantized_decomposed::embedding_byte.out",
                          "quantized_decomposed::embedding_byte.dtype_out",
                          "quantized_decomposed::embedding_4bit.out",
                          "quantized_decomposed::embedding_4bit.dtype_out",
