@@ -19,53 +19,113 @@ struct Dims {
   int64_t batch, seq, heads, head_dim, kv_heads, cache_len, kv_len;
 };
 
-// The float working set of one batch item: q and out [S, H, D], k and v
-// [cache_len, H_kv, D] (rows past kv_len are not read).
-struct BatchView {
-  const float* q;
-  const float* k;
-  const float* v;
-  float* out;
+// A float matrix: rows `ld` floats apart.
+struct Rows {
+  const float* p;
+  size_t ld;
 };
 
-struct Scratch {
-  float* packed_k;  // gemm_packed_b_floats(D, kv_len)
-  float* scores;    // kRowBlock x kv_len
+struct Params {
+  int64_t start_pos;
+  const float* mask;  // [seq, kv_len] rows, or null
+  bool causal;
+  float scale;
 };
 
-// Attention for one batch item, all heads.
-void attend(const Dims& d, const BatchView& t, int64_t start_pos, const float* mask,
-            bool causal, float scale, const Scratch& s, opt::Isa isa) {
+// One query head: o[S x D] = softmax(scale * q k^T (+ mask)) v over the
+// kv_len keys, k^T already packed (pack_gemm_bt); scores holds kRowBlock
+// x kv_len floats.
+void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, Rows v,
+                 float* o, size_t o_ld, float* scores, opt::Isa isa) {
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  for (int64_t r0 = 0; r0 < d.seq; r0 += kRowBlock) {
+    const int64_t m = d.seq - r0 < kRowBlock ? d.seq - r0 : kRowBlock;
+    opt::gemm_f32_packed_parallel(size_t(m), n, dim, q.p + size_t(r0) * q.ld, q.ld, packed_k,
+                                  scores, n, isa);
+    for (int64_t i = 0; i < m; ++i) {
+      float* row = scores + size_t(i) * n;
+      const float* mask_row = p.mask != nullptr ? p.mask + size_t(r0 + i) * n : nullptr;
+      // Causal: the row at absolute position start_pos + r0 + i sees keys
+      // up to and including that position.
+      const int64_t last = p.causal ? p.start_pos + r0 + i : d.kv_len - 1;
+      for (int64_t j = 0; j < d.kv_len; ++j) {
+        float x = row[j] * p.scale;
+        if (mask_row != nullptr) {
+          x += mask_row[j];
+        }
+        row[j] = j > last ? -INFINITY : x;
+      }
+    }
+    opt::softmax_f32(size_t(m), n, 1, scores, scores, false, isa);
+    opt::gemm_f32(size_t(m), dim, n, scores, n, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
+  }
+}
+
+// Float tensors: every operand read and written in place.
+void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
+                  float* packed_k, float* scores, opt::Isa isa) {
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
+  const size_t q_batch = size_t(d.seq) * q_ld, kv_batch = size_t(d.cache_len) * kv_ld;
   const int64_t reps = d.heads / d.kv_heads;
-  for (int64_t g = 0; g < d.kv_heads; ++g) {
-    const float* k = t.k + g * d.head_dim;
-    const float* v = t.v + g * d.head_dim;
-    // k^T packed once per cache head, read by each query head of its group.
-    opt::pack_gemm_bt(dim, n, k, kv_ld, s.packed_k, isa);
-    for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
-      for (int64_t r0 = 0; r0 < d.seq; r0 += kRowBlock) {
-        const int64_t m = d.seq - r0 < kRowBlock ? d.seq - r0 : kRowBlock;
-        const float* q = t.q + size_t(r0) * q_ld + size_t(h * d.head_dim);
-        float* o = t.out + size_t(r0) * q_ld + size_t(h * d.head_dim);
-        opt::gemm_f32_packed_parallel(size_t(m), n, dim, q, q_ld, s.packed_k, s.scores, n, isa);
-        for (int64_t i = 0; i < m; ++i) {
-          float* row = s.scores + size_t(i) * n;
-          const float* mask_row = mask != nullptr ? mask + size_t(r0 + i) * n : nullptr;
-          // Causal: the row at absolute position start_pos + r0 + i sees
-          // keys up to and including that position.
-          const int64_t last = causal ? start_pos + r0 + i : d.kv_len - 1;
-          for (int64_t j = 0; j < d.kv_len; ++j) {
-            float x = row[j] * scale;
-            if (mask_row != nullptr) {
-              x += mask_row[j];
-            }
-            row[j] = j > last ? -INFINITY : x;
-          }
-        }
-        opt::softmax_f32(size_t(m), n, 1, s.scores, s.scores, false, isa);
-        opt::gemm_f32(size_t(m), dim, n, s.scores, n, v, kv_ld, o, q_ld, isa);
+  for (int64_t b = 0; b < d.batch; ++b) {
+    for (int64_t g = 0; g < d.kv_heads; ++g) {
+      const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
+      // k^T packed once per cache head, read by each query head of its group.
+      opt::pack_gemm_bt(dim, n, k.const_data_ptr<float>() + kv_at, kv_ld, packed_k, isa);
+      for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
+        const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
+        attend_head(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld}, packed_k,
+                    Rows{v.const_data_ptr<float>() + kv_at, kv_ld},
+                    out.mutable_data_ptr<float>() + q_at, q_ld, scores, isa);
+      }
+    }
+  }
+}
+
+// Copies `rows` rows of `cols` elements, `ld` elements apart in `t`'s
+// storage from element `at`, to or from a packed float matrix.
+void widen_rows(Tensor t, size_t at, size_t ld, int64_t rows, int64_t cols, float* dst) {
+  const size_t es = t.element_size();
+  const char* src = static_cast<const char*>(t.const_data_ptr());
+  for (int64_t r = 0; r < rows; ++r) {
+    (void)convert_elements(src + (at + size_t(r) * ld) * es, t.scalar_type(), 1,
+                           dst + size_t(r * cols), ScalarType::Float, 1, cols);
+  }
+}
+void narrow_rows(const float* src, int64_t rows, int64_t cols, Tensor t, size_t at, size_t ld) {
+  const size_t es = t.element_size();
+  char* dst = static_cast<char*>(t.mutable_data_ptr());
+  for (int64_t r = 0; r < rows; ++r) {
+    (void)convert_elements(src + size_t(r * cols), ScalarType::Float, 1,
+                           dst + (at + size_t(r) * ld) * es, t.scalar_type(), 1, cols);
+  }
+}
+
+// Half / BFloat16: each cache head's kv_len rows and each query head's
+// rows are widened to float (work: 2 x kv_len x D + 2 x S x D floats),
+// computed as above, and the head's output rounded once.
+void attend_reduced(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
+                    float* packed_k, float* scores, float* work, opt::Isa isa) {
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
+  const size_t q_batch = size_t(d.seq) * q_ld, kv_batch = size_t(d.cache_len) * kv_ld;
+  float* kw = work;
+  float* vw = kw + n * dim;
+  float* qw = vw + n * dim;
+  float* ow = qw + size_t(d.seq) * dim;
+  const int64_t reps = d.heads / d.kv_heads;
+  for (int64_t b = 0; b < d.batch; ++b) {
+    for (int64_t g = 0; g < d.kv_heads; ++g) {
+      const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
+      widen_rows(k, kv_at, kv_ld, d.kv_len, d.head_dim, kw);
+      widen_rows(v, kv_at, kv_ld, d.kv_len, d.head_dim, vw);
+      opt::pack_gemm_bt(dim, n, kw, dim, packed_k, isa);
+      for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
+        const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
+        widen_rows(q, q_at, q_ld, d.seq, d.head_dim, qw);
+        attend_head(d, p, Rows{qw, dim}, packed_k, Rows{vw, dim}, ow, dim, scores, isa);
+        narrow_rows(ow, d.seq, d.head_dim, out, q_at, q_ld);
       }
     }
   }
@@ -182,54 +242,23 @@ bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tenso
   }
 
   const opt::Isa isa = opt::best_isa();
-  const size_t n = size_t(d.kv_len);
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   const int64_t block = d.seq < kRowBlock ? d.seq : kRowBlock;
-  const size_t packed_floats = opt::gemm_packed_b_floats(size_t(d.head_dim), n, isa);
-  const bool wide = q.scalar_type() == ScalarType::Float;
-  // Half / BFloat16: one batch item at a time in float (q, out and the
-  // filled cache rows).
-  const size_t q_floats = size_t(d.seq * d.heads * d.head_dim);
-  const size_t kv_floats = n * size_t(d.kv_heads * d.head_dim);
-  const size_t floats =
-      packed_floats + size_t(block) * n + (wide ? 0 : 2 * q_floats + 2 * kv_floats);
+  const size_t packed_floats = opt::gemm_packed_b_floats(dim, n, isa);
+  const bool is_float = q.scalar_type() == ScalarType::Float;
+  const size_t work_floats = is_float ? 0 : 2 * n * dim + 2 * size_t(d.seq) * dim;
+  const size_t floats = packed_floats + size_t(block) * n + work_floats;
   float* scratch = static_cast<float*>(ctx.allocate_temp(floats * sizeof(float), 64));
   if (scratch == nullptr) {
     return a.fail(Error::MemoryAllocationFailed, "needs %zu bytes of temp memory",
                   floats * sizeof(float));
   }
-  const Scratch s{scratch, scratch + packed_floats};
-  const size_t q_batch = q_floats, kv_batch = size_t(d.cache_len * d.kv_heads * d.head_dim);
-  const float fscale = float(scale);
-  if (wide) {
-    const float* qf = q.const_data_ptr<float>();
-    const float* kf = k.const_data_ptr<float>();
-    const float* vf = v.const_data_ptr<float>();
-    float* of = out.mutable_data_ptr<float>();
-    for (int64_t b = 0; b < d.batch; ++b) {
-      const BatchView t{qf + b * q_batch, kf + b * kv_batch, vf + b * kv_batch,
-                        of + b * q_batch};
-      attend(d, t, start_pos, mask, is_causal, fscale, s, isa);
-    }
-    return true;
-  }
-  float* qw = s.scores + size_t(block) * n;
-  float* ow = qw + q_floats;
-  float* kw = ow + q_floats;
-  float* vw = kw + kv_floats;
-  const ScalarType t = q.scalar_type();
-  const size_t es = q.element_size();
-  for (int64_t b = 0; b < d.batch; ++b) {
-    const char* qb = static_cast<const char*>(q.const_data_ptr()) + b * q_batch * es;
-    const char* kb = static_cast<const char*>(k.const_data_ptr()) + b * kv_batch * es;
-    const char* vb = static_cast<const char*>(v.const_data_ptr()) + b * kv_batch * es;
-    char* ob = static_cast<char*>(out.mutable_data_ptr()) + b * q_batch * es;
-    (void)convert_elements(qb, t, 1, qw, ScalarType::Float, 1, int64_t(q_floats));
-    (void)convert_elements(kb, t, 1, kw, ScalarType::Float, 1, int64_t(kv_floats));
-    (void)convert_elements(vb, t, 1, vw, ScalarType::Float, 1, int64_t(kv_floats));
-    // The working copies of k and v hold only the kv_len rows attend reads.
-    const BatchView view{qw, kw, vw, ow};
-    attend(d, view, start_pos, mask, is_causal, fscale, s, isa);
-    (void)convert_elements(ow, ScalarType::Float, 1, ob, t, 1, int64_t(q_floats));
+  float* scores = scratch + packed_floats;
+  const Params p{start_pos, mask, is_causal, float(scale)};
+  if (is_float) {
+    attend_float(d, p, q, k, v, out, scratch, scores, isa);
+  } else {
+    attend_reduced(d, p, q, k, v, out, scratch, scores, scores + size_t(block) * n, isa);
   }
   return true;
 }

@@ -17,8 +17,8 @@
 //
 // Float is computed directly on the optimized library's GEMM and softmax
 // (kernels/optimized); Half and BFloat16 are widened to float in temp
-// memory, computed the same way and rounded once. A row whose every score
-// is -inf gives NaN, as in PyTorch.
+// memory one head at a time, computed the same way and rounded once. A
+// row whose every score is -inf gives NaN, as in PyTorch.
 #pragma once
 
 #include <cstdint>
