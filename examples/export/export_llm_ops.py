@@ -6,11 +6,10 @@ Usage:
 
 Each fixture is a small module that calls upstream's custom operators
 (llama::custom_sdpa / sdpa_with_kv_cache / update_cache /
-update_cache_with_indices from
-executorch.extension.llm.custom_ops, and the quantized_decomposed
-embedding and per-token ops) exported with torch.export -> to_edge ->
-to_executorch into <out>/<name>.bpte with upstream's BundledProgram
-serializer. The expected outputs come from running the eager module, which
+update_cache_with_indices from executorch.extension.llm.custom_ops, and
+the quantized_decomposed embedding (8, 4 and 2 bits) and per-token ops)
+exported with torch.export -> to_edge -> to_executorch into
+<out>/<name>.bpte with upstream's BundledProgram serializer. The expected outputs come from running the eager module, which
 runs upstream's own implementation of each op (its AOT library for the
 llama ops, the Python references for quantized_decomposed).
 
@@ -240,6 +239,21 @@ class Embedding4bit(nn.Module):
                                       dtype=self.dtype)
 
 
+class Embedding2bit(nn.Module):
+    def __init__(self, groups, zero_points):
+        super().__init__()
+        gen = torch.Generator().manual_seed(11)
+        self.register_buffer("weight", torch.randint(0, 256, (ROWS, DIM // 4),
+                                                     dtype=torch.uint8, generator=gen))
+        shape = (ROWS,) if groups == 1 else (ROWS, groups)
+        self.register_buffer("scales", torch.rand(shape, generator=gen) * 0.1 + 0.01)
+        self.zp = (torch.randint(-1, 2, shape, generator=gen).float()
+                   if zero_points else None)
+
+    def forward(self, indices):
+        return Q.embedding_2bit(self.weight, self.scales, self.zp, -2, 1, indices)
+
+
 def index_cases():
     return [(torch.tensor([[0, 3, 9], [9, 1, 1]]),), (torch.tensor([[5, 2, 7], [4, 8, 6]]),)]
 
@@ -281,6 +295,13 @@ def embedding_4bit_per_row():
          "embedding_4bit.dtype -> Half out")
 def embedding_4bit_dtype_half():
     return Embedding4bit(1, False, torch.float16), index_cases()
+
+
+@fixture("embedding_2bit_groups_zp", 1e-6, 1e-6,
+         "embedding_2bit, packed uint8 weight (lowest bits first), two groups, "
+         "zero points")
+def embedding_2bit_groups_zp():
+    return Embedding2bit(2, True), index_cases()
 
 
 # --- per-token dynamic quantization ----------------------------------------

@@ -121,6 +121,7 @@ TEST(LlmOpsManifest, CoversTheOperators) {
                          "quantized_decomposed::embedding_byte.dtype_out",
                          "quantized_decomposed::embedding_4bit.out",
                          "quantized_decomposed::embedding_4bit.dtype_out",
+                         "quantized_decomposed::embedding_2bit.out",
                          "quantized_decomposed::choose_qparams_per_token_asymmetric.out",
                          "quantized_decomposed::quantize_per_token.out",
                          "quantized_decomposed::dequantize_per_token.out"}) {

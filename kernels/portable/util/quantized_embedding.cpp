@@ -68,6 +68,9 @@ inline int32_t weight_value(const uint8_t* row, int64_t c, int bits, bool is_sig
     const uint8_t byte = row[c >> 1];
     return int32_t((c & 1) != 0 ? (byte & 0x0F) : (byte >> 4)) - 8;
   }
+  if (bits == 2) {
+    return int32_t((row[c >> 2] >> (2 * (c & 3))) & 3) - 2;
+  }
   return is_signed ? int32_t(int8_t(row[c])) : int32_t(row[c]);
 }
 
@@ -88,7 +91,7 @@ bool run_quantized_embedding(KernelArgs& a, const QuantizedEmbeddingArgs& e, int
     return false;
   }
   const int64_t rows = w.sizes()[0];
-  const int64_t dim = w.sizes()[1] * (bits == 4 ? 2 : 1);
+  const int64_t dim = w.sizes()[1] * (8 / bits);
   if (!check_params(a, e, bits, rows, dim) || !check_out_dtype(a, e)) {
     return false;
   }
