@@ -1,0 +1,266 @@
+#include "kernels/llm/sdpa.h"
+
+#include <cmath>
+#include <cstddef>
+
+#include "kernels/optimized/gemm.h"
+#include "kernels/optimized/vmath.h"
+#include "kernels/portable/util/convert.h"
+#include "kernels/portable/util/shape_util.h"
+
+namespace ember {
+namespace {
+
+// Query rows whose scores are computed together: bounds the score block
+// to kRowBlock x kv_len floats of temp memory however long the prompt.
+constexpr int64_t kRowBlock = 64;
+
+struct Dims {
+  int64_t batch, seq, heads, head_dim, kv_heads, cache_len, kv_len;
+};
+
+// A float matrix: rows `ld` floats apart.
+struct Rows {
+  const float* p;
+  size_t ld;
+};
+
+struct Params {
+  int64_t start_pos;
+  const float* mask;  // [seq, kv_len] rows, or null
+  bool causal;
+  float scale;
+};
+
+// One query head: o[S x D] = softmax(scale * q k^T (+ mask)) v over the
+// kv_len keys, k^T already packed (pack_gemm_bt); scores holds kRowBlock
+// x kv_len floats.
+void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, Rows v,
+                 float* o, size_t o_ld, float* scores, opt::Isa isa) {
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  for (int64_t r0 = 0; r0 < d.seq; r0 += kRowBlock) {
+    const int64_t m = d.seq - r0 < kRowBlock ? d.seq - r0 : kRowBlock;
+    opt::gemm_f32_packed_parallel(size_t(m), n, dim, q.p + size_t(r0) * q.ld, q.ld, packed_k,
+                                  scores, n, isa);
+    for (int64_t i = 0; i < m; ++i) {
+      float* row = scores + size_t(i) * n;
+      const float* mask_row = p.mask != nullptr ? p.mask + size_t(r0 + i) * n : nullptr;
+      // Causal: the row at absolute position start_pos + r0 + i sees keys
+      // up to and including that position.
+      const int64_t last = p.causal ? p.start_pos + r0 + i : d.kv_len - 1;
+      for (int64_t j = 0; j < d.kv_len; ++j) {
+        float x = row[j] * p.scale;
+        if (mask_row != nullptr) {
+          x += mask_row[j];
+        }
+        row[j] = j > last ? -INFINITY : x;
+      }
+    }
+    opt::softmax_f32(size_t(m), n, 1, scores, scores, false, isa);
+    opt::gemm_f32(size_t(m), dim, n, scores, n, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
+  }
+}
+
+// Float tensors: every operand read and written in place.
+void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
+                  float* packed_k, float* scores, opt::Isa isa) {
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
+  const size_t q_batch = size_t(d.seq) * q_ld, kv_batch = size_t(d.cache_len) * kv_ld;
+  const int64_t reps = d.heads / d.kv_heads;
+  for (int64_t b = 0; b < d.batch; ++b) {
+    for (int64_t g = 0; g < d.kv_heads; ++g) {
+      const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
+      // k^T packed once per cache head, read by each query head of its group.
+      opt::pack_gemm_bt(dim, n, k.const_data_ptr<float>() + kv_at, kv_ld, packed_k, isa);
+      for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
+        const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
+        attend_head(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld}, packed_k,
+                    Rows{v.const_data_ptr<float>() + kv_at, kv_ld},
+                    out.mutable_data_ptr<float>() + q_at, q_ld, scores, isa);
+      }
+    }
+  }
+}
+
+// Copies `rows` rows of `cols` elements, `ld` elements apart in `t`'s
+// storage from element `at`, to or from a packed float matrix.
+void widen_rows(Tensor t, size_t at, size_t ld, int64_t rows, int64_t cols, float* dst) {
+  const size_t es = t.element_size();
+  const char* src = static_cast<const char*>(t.const_data_ptr());
+  for (int64_t r = 0; r < rows; ++r) {
+    (void)convert_elements(src + (at + size_t(r) * ld) * es, t.scalar_type(), 1,
+                           dst + size_t(r * cols), ScalarType::Float, 1, cols);
+  }
+}
+void narrow_rows(const float* src, int64_t rows, int64_t cols, Tensor t, size_t at, size_t ld) {
+  const size_t es = t.element_size();
+  char* dst = static_cast<char*>(t.mutable_data_ptr());
+  for (int64_t r = 0; r < rows; ++r) {
+    (void)convert_elements(src + size_t(r * cols), ScalarType::Float, 1,
+                           dst + (at + size_t(r) * ld) * es, t.scalar_type(), 1, cols);
+  }
+}
+
+// Half / BFloat16: each cache head's kv_len rows and each query head's
+// rows are widened to float (work: 2 x kv_len x D + 2 x S x D floats),
+// computed as above, and the head's output rounded once.
+void attend_reduced(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
+                    float* packed_k, float* scores, float* work, opt::Isa isa) {
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
+  const size_t q_batch = size_t(d.seq) * q_ld, kv_batch = size_t(d.cache_len) * kv_ld;
+  float* kw = work;
+  float* vw = kw + n * dim;
+  float* qw = vw + n * dim;
+  float* ow = qw + size_t(d.seq) * dim;
+  const int64_t reps = d.heads / d.kv_heads;
+  for (int64_t b = 0; b < d.batch; ++b) {
+    for (int64_t g = 0; g < d.kv_heads; ++g) {
+      const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
+      widen_rows(k, kv_at, kv_ld, d.kv_len, d.head_dim, kw);
+      widen_rows(v, kv_at, kv_ld, d.kv_len, d.head_dim, vw);
+      opt::pack_gemm_bt(dim, n, kw, dim, packed_k, isa);
+      for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
+        const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
+        widen_rows(q, q_at, q_ld, d.seq, d.head_dim, qw);
+        attend_head(d, p, Rows{qw, dim}, packed_k, Rows{vw, dim}, ow, dim, scores, isa);
+        narrow_rows(ow, d.seq, d.head_dim, out, q_at, q_ld);
+      }
+    }
+  }
+}
+
+bool check_qkv(KernelArgs& a, Tensor q, Tensor k, Tensor v, Tensor out) {
+  const ScalarType t = q.scalar_type();
+  if (t != ScalarType::Float && t != ScalarType::Half && t != ScalarType::BFloat16) {
+    return a.fail(Error::InvalidArgument, "query must be Float, Half or BFloat16, got %s",
+                  scalar_type_name(t));
+  }
+  if (k.scalar_type() != t || v.scalar_type() != t || out.scalar_type() != t) {
+    return a.fail(Error::InvalidArgument,
+                  "key, value and out must have query's dtype %s, got %s, %s and %s",
+                  scalar_type_name(t), scalar_type_name(k.scalar_type()),
+                  scalar_type_name(v.scalar_type()), scalar_type_name(out.scalar_type()));
+  }
+  if (q.dim() != 4 || k.dim() != 4 || v.dim() != 4) {
+    return a.fail(Error::InvalidArgument,
+                  "query, key and value must be 4-D [batch, seq, heads, head_dim], got %zu-D, "
+                  "%zu-D and %zu-D",
+                  q.dim(), k.dim(), v.dim());
+  }
+  if (!check_contiguous(a, q, "query") || !check_contiguous(a, k, "key") ||
+      !check_contiguous(a, v, "value")) {
+    return false;
+  }
+  for (size_t i = 0; i < 4; ++i) {
+    if (k.sizes()[i] != v.sizes()[i]) {
+      return a.fail(Error::InvalidArgument, "key and value caches differ in size at dim %zu",
+                    i);
+    }
+  }
+  if (k.sizes()[0] != q.sizes()[0] || k.sizes()[3] != q.sizes()[3]) {
+    return a.fail(Error::InvalidArgument,
+                  "key cache batch %lld and head_dim %lld differ from query's %lld and %lld",
+                  static_cast<long long>(k.sizes()[0]), static_cast<long long>(k.sizes()[3]),
+                  static_cast<long long>(q.sizes()[0]), static_cast<long long>(q.sizes()[3]));
+  }
+  const int64_t heads = q.sizes()[2], kv_heads = k.sizes()[2];
+  if (kv_heads == 0 ? heads != 0 : heads % kv_heads != 0) {
+    return a.fail(Error::InvalidArgument,
+                  "query heads %lld are not a multiple of key/value heads %lld",
+                  static_cast<long long>(heads), static_cast<long long>(kv_heads));
+  }
+  return true;
+}
+
+// All checks of run_cache_sdpa; fills d and the mask pointer.
+bool check_sdpa(KernelArgs& a, Tensor q, Tensor k, Tensor v, int64_t start_pos,
+                const Optional<Tensor>& attn_mask, bool is_causal, Tensor out, Dims* d,
+                const float** mask) {
+  if (!check_qkv(a, q, k, v, out)) {
+    return false;
+  }
+  *d = Dims{q.sizes()[0], q.sizes()[1], q.sizes()[2], q.sizes()[3],
+            k.sizes()[2], k.sizes()[1], 0};
+  *mask = nullptr;
+  if (attn_mask.has_value()) {
+    const Tensor m = attn_mask.value();
+    if (is_causal) {
+      return a.fail(Error::InvalidArgument, "attn_mask and is_causal cannot both be set");
+    }
+    if (m.scalar_type() != ScalarType::Float || m.dim() != 2 ||
+        m.sizes()[0] != d->seq || m.sizes()[1] != d->cache_len) {
+      return a.fail(Error::InvalidArgument,
+                    "attn_mask must be Float [seq_len %lld, max_seq_len %lld], got %s %zu-D",
+                    static_cast<long long>(d->seq), static_cast<long long>(d->cache_len),
+                    scalar_type_name(m.scalar_type()), m.dim());
+    }
+    if (!check_contiguous(a, m, "attn_mask")) {
+      return false;
+    }
+    *mask = m.const_data_ptr<float>();
+    d->kv_len = d->cache_len;
+    return true;
+  }
+  if (start_pos < 0 || start_pos > d->cache_len - d->seq) {
+    return a.fail(Error::InvalidArgument,
+                  "start_pos %lld + seq_len %lld does not fit the cache of %lld positions",
+                  static_cast<long long>(start_pos), static_cast<long long>(d->seq),
+                  static_cast<long long>(d->cache_len));
+  }
+  d->kv_len = start_pos + d->seq;
+  return true;
+}
+
+}  // namespace
+
+bool check_cache_sdpa(KernelArgs& a, Tensor q, Tensor k, Tensor v, int64_t start_pos,
+                      const Optional<Tensor>& attn_mask, bool is_causal, Tensor out) {
+  Dims d;
+  const float* mask;
+  return check_sdpa(a, q, k, v, start_pos, attn_mask, is_causal, out, &d, &mask);
+}
+
+bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tensor v,
+                    int64_t start_pos, const Optional<Tensor>& attn_mask, bool is_causal,
+                    const Optional<Scalar>& scale_arg, Tensor out) {
+  Dims d;
+  const float* mask;
+  if (!check_sdpa(a, q, k, v, start_pos, attn_mask, is_causal, out, &d, &mask)) {
+    return false;
+  }
+  double scale = 1.0 / std::sqrt(double(d.head_dim));
+  if (scale_arg.has_value()) {
+    scale = scale_arg.value().to_double();
+  }
+  if (!resize_out(a, out, q.sizes())) {
+    return false;
+  }
+  if (q.numel() == 0 || d.kv_len == 0) {
+    return true;  // no rows, or D == 0: nothing to compute
+  }
+
+  const opt::Isa isa = opt::best_isa();
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  const int64_t block = d.seq < kRowBlock ? d.seq : kRowBlock;
+  const size_t packed_floats = opt::gemm_packed_b_floats(dim, n, isa);
+  const bool is_float = q.scalar_type() == ScalarType::Float;
+  const size_t work_floats = is_float ? 0 : 2 * n * dim + 2 * size_t(d.seq) * dim;
+  const size_t floats = packed_floats + size_t(block) * n + work_floats;
+  float* scratch = static_cast<float*>(ctx.allocate_temp(floats * sizeof(float), 64));
+  if (scratch == nullptr) {
+    return a.fail(Error::MemoryAllocationFailed, "needs %zu bytes of temp memory",
+                  floats * sizeof(float));
+  }
+  float* scores = scratch + packed_floats;
+  const Params p{start_pos, mask, is_causal, float(scale)};
+  if (is_float) {
+    attend_float(d, p, q, k, v, out, scratch, scores, isa);
+  } else {
+    attend_reduced(d, p, q, k, v, out, scratch, scores, scores + size_t(block) * n, isa);
+  }
+  return true;
+}
+
+}  // namespace ember

@@ -1,0 +1,84 @@
+// quantized_decomposed::dequantize_per_token.out(Tensor input,
+//     Tensor scales, Tensor zero_points, int quant_min, int quant_max,
+//     ScalarType dtype, ScalarType output_dtype, *, Tensor(a!) out)
+// out = (q - zero_points[t]) * scales[t] for every last-dim row t of input
+// (scales and zero_points hold one element per token), computed in double
+// when scales is Double and float32 otherwise (the eager reference's type
+// promotion), then cast to output_dtype (out's dtype).
+#include "kernels/portable/util/arithmetic.h"
+#include "kernels/portable/util/quantize_util.h"
+#include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+template <typename C, typename Q, typename T>
+void dequantize_tokens(Tensor input, Tensor scales, Tensor zero_points, int64_t tokens,
+                       int64_t width, Tensor out) {
+  const Q* q = input.const_data_ptr<Q>();
+  T* o = out.mutable_data_ptr<T>();
+  for (int64_t t = 0; t < tokens; ++t) {
+    const C s = C(element_as_double(scales, t));
+    const int64_t zp = element_as_int(zero_points, t);
+    for (int64_t i = t * width; i < (t + 1) * width; ++i) {
+      // q - zp wraps like PyTorch's int64 subtraction (zp is data).
+      o[i] = T(C(sub_values(int64_t(q[i]), zp)) * s);
+    }
+  }
+}
+
+void dequantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "quantized_decomposed::dequantize_per_token.out", 9);
+  const Tensor input = a.tensor(0);
+  const Tensor scales = a.tensor(1);
+  const Tensor zero_points = a.tensor(2);
+  const int64_t quant_min = a.int_value(3), quant_max = a.int_value(4);
+  const int64_t dtype = a.int_value(5), output_dtype = a.int_value(6);
+  const Tensor out = a.tensor(7);
+  if (!a.ok() || !check_quantized(a, input, dtype, quant_min, quant_max, "input") ||
+      !check_floating(a, scales, "scales") || !check_floating(a, out, "out") ||
+      !check_supported_dtype(a, zero_points, "zero_points") ||
+      !check_contiguous(a, input, "input") || !check_contiguous(a, scales, "scales") ||
+      !check_contiguous(a, zero_points, "zero_points")) {
+    return;
+  }
+  if (int64_t(out.scalar_type()) != output_dtype) {
+    a.fail(Error::InvalidArgument, "out dtype %s differs from output_dtype %lld",
+           scalar_type_name(out.scalar_type()), static_cast<long long>(output_dtype));
+    return;
+  }
+  const int64_t width = input.dim() == 0 ? 1 : input.sizes()[input.dim() - 1];
+  const int64_t tokens = width == 0 ? 0 : input.numel() / width;
+  if (width != 0 && (scales.numel() != tokens || zero_points.numel() != tokens)) {
+    a.fail(Error::InvalidArgument,
+           "scales and zero_points must hold one value per token (%lld), got %lld and %lld",
+           static_cast<long long>(tokens), static_cast<long long>(scales.numel()),
+           static_cast<long long>(zero_points.numel()));
+    return;
+  }
+  if (!resize_out(a, out, input.sizes())) {
+    return;
+  }
+  const bool wide = scales.scalar_type() == ScalarType::Double;
+  (void)visit_quantized_dtype(input.scalar_type(), [&](auto qtag) {
+    using Q = typename decltype(qtag)::type;
+    (void)visit_storage_dtype(out.scalar_type(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
+        if (wide) {
+          dequantize_tokens<double, Q, T>(input, scales, zero_points, tokens, width, out);
+        } else {
+          dequantize_tokens<float, Q, T>(input, scales, zero_points, tokens, width, out);
+        }
+      }
+    });
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("quantized_decomposed::dequantize_per_token.out",
+                      dequantize_per_token_out_boxed);
+
+}  // namespace ember

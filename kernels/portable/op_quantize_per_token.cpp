@@ -1,0 +1,87 @@
+// quantized_decomposed::quantize_per_token.out(Tensor input, Tensor scales,
+//     Tensor zero_points, int quant_min, int quant_max, ScalarType dtype, *,
+//     Tensor(a!) out)
+// Every last-dim row t of input (a "token") has its own scale and zero
+// point (scales and zero_points hold one element per token, any shape):
+//   out = clamp(round_half_even(x * (1 / scales[t]) + zero_points[t]),
+//               quant_min, quant_max)
+// in the order the eager reference computes it (the zero point is added
+// before rounding, unlike quantize_per_tensor), in double when scales is
+// Double (the reference's type promotion) and float32 otherwise.
+#include "kernels/portable/util/quantize_util.h"
+#include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+namespace {
+
+// One token's values, clamped before the integer cast (NaN gives 0, as
+// quantize_to does).
+template <typename C, typename T, typename Q>
+void quantize_token(const T* x, int64_t width, C inv, C zp, C lo, C hi, Q* o) {
+  for (int64_t i = 0; i < width; ++i) {
+    C q = std::nearbyint(C(OpMath<T>(x[i])) * inv + zp);
+    q = q != q ? C(0) : (q < lo ? lo : (q > hi ? hi : q));
+    o[i] = static_cast<Q>(q);
+  }
+}
+
+void quantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, "quantized_decomposed::quantize_per_token.out", 8);
+  const Tensor input = a.tensor(0);
+  const Tensor scales = a.tensor(1);
+  const Tensor zero_points = a.tensor(2);
+  const int64_t quant_min = a.int_value(3), quant_max = a.int_value(4);
+  const int64_t dtype = a.int_value(5);
+  const Tensor out = a.tensor(6);
+  if (!a.ok() || !check_floating(a, input, "input") ||
+      !check_quantized(a, out, dtype, quant_min, quant_max, "out") ||
+      !check_floating(a, scales, "scales") ||
+      !check_supported_dtype(a, zero_points, "zero_points") ||
+      !check_contiguous(a, input, "input") || !check_contiguous(a, scales, "scales") ||
+      !check_contiguous(a, zero_points, "zero_points")) {
+    return;
+  }
+  const int64_t width = input.dim() == 0 ? 1 : input.sizes()[input.dim() - 1];
+  const int64_t tokens = width == 0 ? 0 : input.numel() / width;
+  if (width != 0 && (scales.numel() != tokens || zero_points.numel() != tokens)) {
+    a.fail(Error::InvalidArgument,
+           "scales and zero_points must hold one value per token (%lld), got %lld and %lld",
+           static_cast<long long>(tokens), static_cast<long long>(scales.numel()),
+           static_cast<long long>(zero_points.numel()));
+    return;
+  }
+  if (!resize_out(a, out, input.sizes())) {
+    return;
+  }
+  const bool wide = scales.scalar_type() == ScalarType::Double;
+  (void)visit_quantized_dtype(out.scalar_type(), [&](auto qtag) {
+    using Q = typename decltype(qtag)::type;
+    (void)visit_storage_dtype(input.scalar_type(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
+        const T* x = input.const_data_ptr<T>();
+        Q* o = out.mutable_data_ptr<Q>();
+        for (int64_t t = 0; t < tokens; ++t) {
+          const double s = element_as_double(scales, t);
+          const int64_t zp = element_as_int(zero_points, t);
+          const int64_t at = t * width;
+          if (wide) {
+            quantize_token<double>(x + at, width, 1.0 / s, double(zp), double(quant_min),
+                                   double(quant_max), o + at);
+          } else {
+            quantize_token<float>(x + at, width, 1.0f / float(s), float(zp), float(quant_min),
+                                  float(quant_max), o + at);
+          }
+        }
+      }
+    });
+  });
+}
+
+}  // namespace
+
+EMBER_REGISTER_KERNEL("quantized_decomposed::quantize_per_token.out",
+                      quantize_per_token_out_boxed);
+
+}  // namespace ember
