@@ -43,9 +43,6 @@ void repeat_interleave_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) 
            "repeats and out must be 1-D, got %zu and %zu dims", repeats.dim(), out.dim());
     return;
   }
-  if (!check_contiguous(a, out, "out")) {
-    return;
-  }
   const int64_t n = repeats.numel();
   int64_t total = 0;
   for (int64_t i = 0; i < n; ++i) {

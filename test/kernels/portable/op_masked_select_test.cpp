@@ -18,6 +18,12 @@ TEST(MaskedSelect, ResizesWithinBoundAndFailsPastIt) {
   EXPECT_EQ(out->values<float>(), (std::vector<float>{0, 2, 5}));
   auto small = dynamic_out(ScalarType::Float, {2});
   EXPECT_NE(call_kernel(kOp, {*a, *m, *small, *small}), Error::Ok);
+  // An empty self selects nothing.
+  auto e = empty(ScalarType::Float, {0, 3});
+  ASSERT_EQ(call_kernel(kOp, {*e, *m, *small, *small}), Error::InvalidArgument);  // [0,3] vs [2,3]
+  auto row = from_doubles(ScalarType::Bool, {3}, {1, 1, 0});
+  ASSERT_EQ(call_kernel(kOp, {*e, *row, *small, *small}), Error::Ok);
+  EXPECT_EQ(sizes_of(*small), (std::vector<SizesType>{0}));
 }
 
 TEST(MaskedSelect, BroadcastsSelfAndMask) {
