@@ -4,17 +4,11 @@
 // both are clamped to [0, size]; step must be positive.
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
+#include "kernels/portable/util/slice_util.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
 namespace {
-
-int64_t clamp_index(int64_t i, int64_t size) {
-  if (i < 0) {
-    i += size;
-  }
-  return i < 0 ? 0 : (i > size ? size : i);
-}
 
 void slice_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   KernelArgs a(ctx, args, "aten::slice_copy.Tensor_out", 7);
@@ -35,18 +29,11 @@ void slice_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!normalize_dim(a, dim, self.dim(), "dim", &d)) {
     return;
   }
-  if (step <= 0) {
-    a.fail(Error::InvalidArgument, "step must be positive, got %lld",
-           static_cast<long long>(step));
+  SliceRange range;
+  if (!python_slice(a, start, end, step, self.sizes()[d], &range)) {
     return;
   }
-  const int64_t size = self.sizes()[d];
-  const int64_t lo = start.has_value() ? clamp_index(start.value(), size) : 0;
-  int64_t hi = end.has_value() ? clamp_index(end.value(), size) : size;
-  hi = hi < lo ? lo : hi;
-  // ceil((hi - lo) / step) without hi - lo + step - 1, which overflows for
-  // a step near INT64_MAX.
-  const int64_t len = hi == lo ? 0 : (hi - lo - 1) / step + 1;
+  const int64_t lo = range.start, len = range.length;
 
   Shape shape = shape_of(self);
   shape.sizes[d] = SizesType(len);

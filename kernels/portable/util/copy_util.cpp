@@ -10,13 +10,13 @@ namespace ember {
 
 namespace {
 
+// Operand 0 of the plan is the destination, operand 1 the source.
 void run_copy(const ElementwisePlan& plan, const void* src, ScalarType st,
-              Tensor out) {
-  const ScalarType dt = out.scalar_type();
+              void* dst, ScalarType dt) {
   const int64_t ses = int64_t(element_size(st));
-  const int64_t des = int64_t(out.element_size());
+  const int64_t des = int64_t(element_size(dt));
   const char* s = static_cast<const char*>(src);
-  char* d = static_cast<char*>(out.mutable_data_ptr());
+  char* d = static_cast<char*>(dst);
   for_each_run(plan, [&](const int64_t* off, const int64_t* stride, int64_t n) {
     if (st == dt && stride[0] == 1 && stride[1] == 1) {
       std::memmove(d + off[0] * des, s + off[1] * ses, size_t(n * des));
@@ -34,7 +34,8 @@ bool copy_broadcast(KernelArgs& args, Tensor src, Tensor out) {
   if (!make_elementwise_plan(args, out, &src, 1, &plan)) {
     return false;
   }
-  run_copy(plan, src.const_data_ptr(), src.scalar_type(), out);
+  run_copy(plan, src.const_data_ptr(), src.scalar_type(), out.mutable_data_ptr(),
+           out.scalar_type());
   return true;
 }
 
@@ -88,7 +89,25 @@ void copy_strided_view(const void* src_data, ScalarType src_type,
   }
   ElementwisePlan plan;
   make_plan_from_strides(out, strides, 1, &plan);
-  run_copy(plan, src_data, src_type, out);
+  run_copy(plan, src_data, src_type, out.mutable_data_ptr(), out.scalar_type());
+}
+
+void copy_into_strided_view(Tensor src, void* dst_data, ScalarType dst_type,
+                            const int64_t* dst_strides) {
+  // One plan dim per src dim, outermost first (no merging: the runs are
+  // src's last dim); a zero-dim src is one run of one element.
+  ElementwisePlan plan;
+  plan.num_operands = 2;
+  plan.ndim = src.dim() == 0 ? 1 : src.dim();
+  plan.numel = src.numel();
+  plan.sizes[0] = 1;
+  plan.strides[0][0] = plan.strides[1][0] = 0;
+  for (size_t d = 0; d < src.dim(); ++d) {
+    plan.sizes[d] = src.sizes()[d];
+    plan.strides[0][d] = dst_strides[d];
+    plan.strides[1][d] = src.strides()[d];
+  }
+  run_copy(plan, src.const_data_ptr(), src.scalar_type(), dst_data, dst_type);
 }
 
 }  // namespace ember

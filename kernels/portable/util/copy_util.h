@@ -1,6 +1,6 @@
-// Data movement shared by the copy and view-copy kernels. Both functions
-// write every element of `out` in its own dim order, converting dtype when
-// needed (plain memcpy for unit-stride runs of equal dtype).
+// Data movement shared by the copy, view-copy and scatter kernels. Each
+// function copies every element of its source or out, converting dtype
+// when needed (plain memmove for unit-stride runs of equal dtype).
 #pragma once
 
 #include <cstdint>
@@ -19,5 +19,15 @@ bool copy_broadcast(KernelArgs& args, Tensor src, Tensor out);
 // guarantees every such index lies inside the source.
 void copy_strided_view(const void* src_data, ScalarType src_type,
                        const int64_t* src_strides, Tensor out);
+
+// The reverse, for the scatter kernels: dst_data[sum_d i_d * dst_strides[d]]
+// = src[i0, i1, ...] for every index of src (any dim order), converted to
+// dst_type, with dst_strides given per dim of src (in elements). The caller
+// guarantees every such index lies inside the destination. Where the
+// destination overlaps src the values are unspecified (each run is moved
+// with memmove or converted element by element; nothing is read or written
+// outside the two).
+void copy_into_strided_view(Tensor src, void* dst_data, ScalarType dst_type,
+                            const int64_t* dst_strides);
 
 }  // namespace ember

@@ -86,20 +86,53 @@ bool broadcasts_to(Span<const SizesType> in, Span<const SizesType> to) {
   return true;
 }
 
+namespace {
+
+// "2, 3, 4" into buf (truncated to its size).
+template <size_t N>
+void format_sizes(Span<const SizesType> sizes, char (&buf)[N]) {
+  size_t used = 0;
+  buf[0] = '\0';
+  for (size_t i = 0; i < sizes.size() && used < N; ++i) {
+    used += size_t(std::snprintf(buf + used, N - used, "%s%d", i == 0 ? "" : ", ",
+                                 int(sizes[i])));
+  }
+}
+
+bool same_sizes(Span<const SizesType> a, Span<const SizesType> b) {
+  if (a.size() != b.size()) {
+    return false;
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] != b[i]) {
+      return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes) {
   const Error err = resize_tensor(out, sizes);
   if (err == Error::Ok) {
     return true;
   }
   char shape[128];
-  size_t used = 0;
-  shape[0] = '\0';
-  for (size_t i = 0; i < sizes.size() && used < sizeof(shape); ++i) {
-    used += size_t(std::snprintf(shape + used, sizeof(shape) - used, "%s%d",
-                                 i == 0 ? "" : ", ", int(sizes[i])));
-  }
+  format_sizes(sizes, shape);
   prefix_error_message(error_name(err), "cannot resize out to [%s]", shape);
   return args.fail_with_cause(err);
+}
+
+bool check_shape(KernelArgs& args, Tensor t, const Shape& want, const char* what) {
+  if (same_sizes(t.sizes(), want.span())) {
+    return true;
+  }
+  char have_s[128], want_s[128];
+  format_sizes(t.sizes(), have_s);
+  format_sizes(want.span(), want_s);
+  return args.fail(Error::InvalidArgument, "%s has shape [%s]; expected [%s]", what,
+                   have_s, want_s);
 }
 
 bool check_contiguous(KernelArgs& args, Tensor t, const char* what) {

@@ -43,6 +43,10 @@ bool broadcasts_to(Span<const SizesType> in, Span<const SizesType> to);
 // Resizes `out` (resize_tensor), turning a failure into an operator error.
 bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes);
 
+// Fails unless `t` has exactly the shape `want` (no broadcasting), naming
+// `what` and both shapes.
+bool check_shape(KernelArgs& args, Tensor t, const Shape& want, const char* what);
+
 // Fails unless `t` has the identity dim order. `what` names the argument.
 bool check_contiguous(KernelArgs& args, Tensor t, const char* what);
 
