@@ -17,12 +17,13 @@ buffer added to the output):
                                 from xnnpack.ptd through the named data map;
                                 constants left outside the delegate (if any)
                                 are EXTERNAL tensors in the same file.
-  input_0.npy                   the input
-  expected_0.npy                eager PyTorch's output (a deep copy of the
-                                module taken before export)
+  forward/run0/input0.npy       the input (the run-folder layout of
+  forward/run0/output0.npy      test/models/README.md); the output is eager
+                                PyTorch's (a deep copy of the module taken
+                                before export)
 
 --check runs each .pte + .ptd pair in upstream's Python runtime and compares
-with expected_0.npy (rtol 1e-5, atol 1e-6).
+with output0.npy (rtol 1e-5, atol 1e-6).
 """
 
 import argparse
@@ -115,8 +116,10 @@ def main():
     reference = copy.deepcopy(module)
     with torch.no_grad():
         expected = reference(x).numpy()
-    np.save(os.path.join(args.out, "input_0.npy"), x.numpy())
-    np.save(os.path.join(args.out, "expected_0.npy"), expected)
+    run = os.path.join(args.out, "forward", "run0")
+    os.makedirs(run, exist_ok=True)
+    np.save(os.path.join(run, "input0.npy"), x.numpy())
+    np.save(os.path.join(run, "output0.npy"), expected)
 
     export_portable(copy.deepcopy(module), (x,), args.out)
     export_xnnpack(copy.deepcopy(module), (x,), args.out)
