@@ -369,16 +369,19 @@ Result<const void*> Method::load_external_tensor(size_t i, const void* serialize
                         count(t->sizes()), nbytes);
   Result<TensorLayoutView> layout = map->get_tensor_layout(key);
   if (layout.ok()) {
-    bool same = layout->dtype == type && layout->sizes.size() == count(t->sizes());
-    for (size_t d = 0; same && d < layout->sizes.size(); ++d) {
-      same = layout->sizes[d] == t->sizes()->Get(uint32_t(d));
-    }
-    EMBER_CHECK_OR_RETURN(same, Error::InvalidExternalData,
+    EMBER_CHECK_OR_RETURN(layout->dtype == type && layout->sizes.size() == count(t->sizes()),
+                          Error::InvalidExternalData,
                           "method '%s' value %zu: external tensor '%s' is a %s tensor of "
-                          "%zu dims in its data file, the program expects %s of %u dims "
-                          "(or the sizes differ)",
+                          "%zu dims in its data file, the program expects %s of %u dims",
                           name(), i, text, scalar_type_name(layout->dtype),
                           layout->sizes.size(), scalar_type_name(type), count(t->sizes()));
+    for (size_t d = 0; d < layout->sizes.size(); ++d) {
+      const int32_t expected = t->sizes()->Get(uint32_t(d));
+      EMBER_CHECK_OR_RETURN(layout->sizes[d] == expected, Error::InvalidExternalData,
+                            "method '%s' value %zu: external tensor '%s' has size %d at dim "
+                            "%zu in its data file, the program expects %d",
+                            name(), i, text, layout->sizes[d], d, expected);
+    }
   }
   return data->data();
 }
