@@ -58,6 +58,12 @@ TEST(FlatTensorDataMap, ReadsUpstreamPortableFile) {
     ASSERT_TRUE(weight.ok()) << last_error_message();
     EXPECT_EQ(weight->size(), 16u * 8u * sizeof(float));
     EXPECT_EQ(reinterpret_cast<uintptr_t>(weight->data()) % alignof(float), 0u);
+    // mmap serves the weights in place (the same bytes every time); the
+    // file loader copies them into a buffer of their own.
+    Result<FreeableBuffer> again = map->get_data("fc1.weight");
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(again->data() == weight->data(), use_mmap == 1);
+    EXPECT_EQ(std::memcmp(again->data(), weight->data(), weight->size()), 0);
     Result<TensorLayoutView> layout = map->get_tensor_layout("fc1.weight");
     ASSERT_TRUE(layout.ok());
     EXPECT_EQ(layout->dtype, ScalarType::Float);
