@@ -3,7 +3,7 @@
 # them.
 #   scripts/fuzz.sh TARGET SECONDS   a campaign: one target (program,
 #                                    bundled_program, npy, runner_inputs,
-#                                    xnnpack_payload) for SECONDS, random seed,
+#                                    ptd, xnnpack_payload) for SECONDS, random seed,
 #                                    corpus kept in build-fuzz/corpus/TARGET
 #   scripts/fuzz.sh all SECONDS      every target, SECONDS each
 #   scripts/fuzz.sh --ci             what CI runs: every committed seed and
@@ -23,7 +23,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-targets_all=(program bundled_program npy runner_inputs)
+targets_all=(program bundled_program npy runner_inputs ptd)
 # The XNNPACK blob parser, once the delegate is in the tree.
 if [ -f backends/xnnpack/xnn_payload.h ]; then targets_all+=(xnnpack_payload); fi
 ci=0
@@ -75,6 +75,9 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
           { printf '\0'; cat "$f"; } > "$dir/$name"; fi
       done
       cp test/regression/*.npy "$dir/" 2>/dev/null || true ;;
+    ptd)
+      cp test/models/external/*.ptd "$dir/"
+      cp test/regression/*.ptd "$dir/" 2>/dev/null || true ;;
     xnnpack_payload)
       "$build_dir/fuzz/extract_delegate_blobs" "$dir" test/models/xnnpack/*.bpte >/dev/null
       cp test/regression/*.xnn "$dir/" 2>/dev/null || true ;;
@@ -102,6 +105,7 @@ ci_runs() {
     bundled_program) echo 300000 ;;
     npy) echo 4000000 ;;
     runner_inputs) echo 600000 ;;
+    ptd) echo 300000 ;;
     xnnpack_payload) echo 2000000 ;;
   esac
 }

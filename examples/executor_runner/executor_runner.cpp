@@ -80,6 +80,9 @@ DEFINE_bool(fusion, true,
             "false runs every operator call as written.");
 DEFINE_bool(full_verification, false,
             "Verify the whole program at load (InternalConsistency).");
+DEFINE_string(data_path, "",
+              "External data files (.ptd) holding the program's weights, comma-separated; "
+              "keys are looked up in them in order. Opened with --loader.");
 DEFINE_bool(verbose, false,
             "Print the runtime's debug log (e.g. how the XNNPACK delegate split its graph).");
 
@@ -269,6 +272,17 @@ int start_thread_pool() {
   return 0;
 }
 
+// --data_path, split (external weights; see load_model).
+std::vector<std::string> g_data_paths;
+
+int split_data_paths() {
+  g_data_paths = runner::split_list(FLAGS_data_path, ',');
+  for (const std::string& path : g_data_paths) {
+    if (path.empty()) return fail("--data_path has an empty entry: '" + FLAGS_data_path + "'");
+  }
+  return 0;
+}
+
 // The file kind, from its first bytes.
 int detect_model_kind(Session& s) {
   uint8_t head[8] = {};
@@ -318,8 +332,8 @@ int load_model(Session& s) {
       s.bundle != nullptr
           ? Module::load(std::make_unique<BufferDataLoader>(s.bundle->program_data(),
                                                             s.bundle->program_size()),
-                         verification)
-          : Module::load(FLAGS_model_path, mode, verification);
+                         g_data_paths, mode, verification)
+          : Module::load(FLAGS_model_path, g_data_paths, mode, verification);
   if (!module.ok()) return fail(error_text("loading " + FLAGS_model_path, module.error()));
   s.module = std::move(*module);
   s.summary.program_load_ms = ms_since(load_start);
@@ -516,6 +530,7 @@ int main(int argc, char** argv) {
   if (const int bad = check_flags()) return bad;
   if (const int rc = start_thread_pool()) return rc;
   Session s;
+  if (const int rc = split_data_paths()) return rc;
   if (const int rc = detect_model_kind(s)) return rc;
   if (const int rc = load_model(s)) return rc;
   if (const int rc = choose_runs(s)) return rc;

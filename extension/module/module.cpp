@@ -8,6 +8,7 @@
 #include "extension/data_loader/file_data_loader.h"
 #include "extension/data_loader/mmap_data_loader.h"
 #include "runtime/core/error_message.h"
+#include "runtime/executor/flat_tensor_data_map.h"
 
 namespace ember {
 
@@ -93,14 +94,16 @@ Module::~Module() {
   program_.reset();
 }
 
-Result<std::unique_ptr<Module>> Module::load(const std::string& path, LoadMode mode,
-                                             Program::Verification verification) {
+namespace {
+
+// A loader over `path` of the chosen kind.
+Result<std::unique_ptr<DataLoader>> open_loader(const std::string& path, Module::LoadMode mode) {
   std::unique_ptr<DataLoader> loader;
-  if (mode == LoadMode::File) {
+  if (mode == Module::LoadMode::File) {
     Result<FileDataLoader> file = FileDataLoader::from(path.c_str());
     if (!file.ok()) return file.error();
     loader = std::make_unique<FileDataLoader>(std::move(*file));
-  } else if (mode == LoadMode::Mmap) {
+  } else if (mode == Module::LoadMode::Mmap) {
     Result<MmapDataLoader> map = MmapDataLoader::from(path.c_str());
     if (!map.ok()) return map.error();
     loader = std::make_unique<MmapDataLoader>(std::move(*map));
@@ -109,17 +112,56 @@ Result<std::unique_ptr<Module>> Module::load(const std::string& path, LoadMode m
     if (!bytes.ok()) return bytes.error();
     loader = std::make_unique<OwningBufferLoader>(std::move(*bytes));
   }
-  return load(std::move(loader), verification);
+  return loader;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Module>> Module::load(const std::string& path, LoadMode mode,
+                                             Program::Verification verification) {
+  Result<std::unique_ptr<DataLoader>> loader = open_loader(path, mode);
+  if (!loader.ok()) return loader.error();
+  return load(std::move(*loader), verification);
+}
+
+Result<std::unique_ptr<Module>> Module::load(const std::string& path,
+                                             const std::vector<std::string>& data_paths,
+                                             LoadMode mode,
+                                             Program::Verification verification) {
+  Result<std::unique_ptr<DataLoader>> loader = open_loader(path, mode);
+  if (!loader.ok()) return loader.error();
+  return load(std::move(*loader), data_paths, mode, verification);
+}
+
+Result<std::unique_ptr<Module>> Module::load(std::unique_ptr<DataLoader> loader,
+                                             const std::vector<std::string>& data_paths,
+                                             LoadMode mode,
+                                             Program::Verification verification) {
+  std::unique_ptr<Module> module(new Module());
+  module->loader_ = std::move(loader);
+  std::vector<const NamedDataMap*> maps;
+  for (const std::string& path : data_paths) {
+    Result<std::unique_ptr<DataLoader>> data_loader = open_loader(path, mode);
+    if (!data_loader.ok()) return data_loader.error();
+    module->data_loaders_.push_back(std::move(*data_loader));
+    Result<FlatTensorDataMap> map = FlatTensorDataMap::load(module->data_loaders_.back().get());
+    if (!map.ok()) {
+      prefix_error_message(error_name(map.error()), "data file '%s'", path.c_str());
+      return map.error();
+    }
+    module->data_maps_.push_back(std::make_unique<FlatTensorDataMap>(std::move(*map)));
+    maps.push_back(module->data_maps_.back().get());
+  }
+  Result<Program> program =
+      Program::load(module->loader_.get(), verification, {maps.data(), maps.size()});
+  if (!program.ok()) return program.error();
+  module->program_ = std::make_unique<Program>(std::move(*program));
+  return module;
 }
 
 Result<std::unique_ptr<Module>> Module::load(std::unique_ptr<DataLoader> loader,
                                              Program::Verification verification) {
-  std::unique_ptr<Module> module(new Module());
-  module->loader_ = std::move(loader);
-  Result<Program> program = Program::load(module->loader_.get(), verification);
-  if (!program.ok()) return program.error();
-  module->program_ = std::make_unique<Program>(std::move(*program));
-  return module;
+  return load(std::move(loader), {}, LoadMode::Mmap, verification);
 }
 
 std::vector<std::string> Module::method_names() const {

@@ -28,10 +28,22 @@ class Module final {
   static Result<std::unique_ptr<Module>> load(
       const std::string& path, LoadMode mode = LoadMode::Mmap,
       Program::Verification verification = Program::Verification::Minimal);
+  // With external data files (.ptd); see the overload below.
+  static Result<std::unique_ptr<Module>> load(
+      const std::string& path, const std::vector<std::string>& data_paths,
+      LoadMode mode = LoadMode::Mmap,
+      Program::Verification verification = Program::Verification::Minimal);
   // Takes ownership of `loader`.
   static Result<std::unique_ptr<Module>> load(
       std::unique_ptr<DataLoader> loader,
       Program::Verification verification = Program::Verification::Minimal);
+  // With external data files (.ptd), each opened with `mode` and read as a
+  // FlatTensorDataMap; the program looks its EXTERNAL tensors and delegate
+  // named data up in them, in order. A file that cannot be opened or read
+  // fails the load (the message names it).
+  static Result<std::unique_ptr<Module>> load(
+      std::unique_ptr<DataLoader> loader, const std::vector<std::string>& data_paths,
+      LoadMode mode, Program::Verification verification = Program::Verification::Minimal);
 
   Program& program() { return *program_; }
   std::vector<std::string> method_names() const;
@@ -51,6 +63,8 @@ class Module final {
   Module() = default;
 
   std::unique_ptr<DataLoader> loader_;
+  std::vector<std::unique_ptr<DataLoader>> data_loaders_;
+  std::vector<std::unique_ptr<NamedDataMap>> data_maps_;
   std::unique_ptr<Program> program_;
   std::map<std::string, std::unique_ptr<LoadedMethod>> methods_;
 };

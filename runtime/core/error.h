@@ -42,7 +42,8 @@ enum class [[nodiscard]] Error : uint32_t {
   InvalidProgram = 0x23,          // the program is malformed: its bytes, or
                                   // an instruction that calls an operator
                                   // with an argument count it does not take
-  InvalidExternalData = 0x24,     // (upstream's numbering; unused)
+  InvalidExternalData = 0x24,     // an external data file (.ptd) is malformed or
+                                  // does not match the program's tensor
 
   // Delegates.
   DelegateInvalidCompatibility = 0x30,    // a blob this backend cannot read

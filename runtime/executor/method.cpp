@@ -27,7 +27,11 @@ Method::Method(Method&& other) noexcept
       instruction_limit_(other.instruction_limit_),
       fusions_(other.fusions_),
       num_fusions_(other.num_fusions_),
-      fusion_enabled_(other.fusion_enabled_) {
+      fusion_enabled_(other.fusion_enabled_),
+      external_(other.external_),
+      num_external_(other.num_external_) {
+  other.external_ = nullptr;
+  other.num_external_ = 0;
   other.delegates_ = nullptr;
   other.num_delegates_ = 0;
   other.num_delegates_initialized_ = 0;
@@ -42,6 +46,9 @@ Method::~Method() {
   }
   for (size_t i = 0; i < num_delegates_; ++i) {
     delegates_[i].~Delegate();
+  }
+  for (size_t i = 0; i < num_external_; ++i) {
+    external_[i].~FreeableBuffer();
   }
 }
 

@@ -142,6 +142,9 @@ class Method final {
   Error check_planned_memory() const;
   Error parse_values();
   Error parse_tensor(size_t index, const void* serialized_tensor);
+  // The bytes of an EXTERNAL constant tensor, from the program's data maps.
+  Result<const void*> load_external_tensor(size_t index, const void* serialized_tensor,
+                                           size_t nbytes);
   Error check_tensor_data(const void* serialized_tensor, size_t index, const void* data,
                           size_t nbytes) const;
   Error parse_value(size_t index);
@@ -186,6 +189,10 @@ class Method final {
   FusedSequence* fusions_ = nullptr;
   size_t num_fusions_ = 0;
   bool fusion_enabled_ = true;
+  // Buffers of EXTERNAL constant tensors (from .ptd files), held for the
+  // Method's life.
+  FreeableBuffer* external_ = nullptr;
+  size_t num_external_ = 0;
 };
 
 }  // namespace ember

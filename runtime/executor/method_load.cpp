@@ -107,6 +107,24 @@ Error Method::parse_values() {
   for (size_t i = 0; i < num_values_; ++i) {
     new (&values_[i]) EValue();
   }
+  // Room for the buffers of EXTERNAL constants (validated: no planned ones).
+  size_t num_external = 0;
+  for (size_t i = 0; i < num_values_; ++i) {
+    const ember_fb::EValue* v = plan_->values()->Get(uint32_t(i));
+    const ember_fb::Tensor* t =
+        v->val_type() == ember_fb::KernelTypes::Tensor ? v->val_as_Tensor() : nullptr;
+    if (t != nullptr && t->extra_tensor_info() != nullptr &&
+        t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL) {
+      ++num_external;
+    }
+  }
+  if (num_external > 0) {
+    external_ = allocate_or_report<FreeableBuffer>(allocator, num_external, name(),
+                                                   "external tensor buffers");
+    if (external_ == nullptr) {
+      return Error::MemoryAllocationFailed;
+    }
+  }
   for (size_t i = 0; i < num_values_; ++i) {
     EMBER_RETURN_IF_ERROR(parse_value(i));
   }
@@ -235,7 +253,11 @@ Error Method::check_tensor_data(const void* serialized, size_t i, const void* da
                         "offset in the file is misaligned)",
                         name(), i, scalar_type_name(type), alignment,
                         t->allocation_info() != nullptr ? "planned memory" : "constant");
-  if (type == ScalarType::Bool && t->data_buffer_idx() > 0) {
+  const bool from_file =
+      t->data_buffer_idx() > 0 ||
+      (t->extra_tensor_info() != nullptr &&
+       t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL);
+  if (type == ScalarType::Bool && from_file) {
     const uint8_t* bytes = static_cast<const uint8_t*>(data);
     for (size_t k = 0; k < nbytes; ++k) {
       EMBER_CHECK_OR_RETURN(bytes[k] <= 1, Error::InvalidProgram,
@@ -287,6 +309,13 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
           extra ? extra->mutable_data_segments_idx() : 0, t->data_buffer_idx(), data,
           *nbytes));
     }
+  } else if (t->extra_tensor_info() != nullptr &&
+             t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL) {
+    Result<const void*> external = load_external_tensor(i, t, *nbytes);
+    if (!external.ok()) {
+      return external.error();
+    }
+    data = const_cast<void*>(*external);
   } else if (t->data_buffer_idx() > 0) {
     data = const_cast<void*>(program_->constant_data(t->data_buffer_idx()));
   }
@@ -296,6 +325,65 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
                         static_cast<ShapeDynamism>(t->shape_dynamism()));
   values_[i] = EValue(Tensor(impl));
   return Error::Ok;
+}
+
+// The key was checked by validation; the bytes are checked here, against
+// the program's tensor: the same byte size, and the same dtype and sizes
+// when the data file records a layout.
+Result<const void*> Method::load_external_tensor(size_t i, const void* serialized,
+                                                 size_t nbytes) {
+  const auto* t = static_cast<const ember_fb::Tensor*>(serialized);
+  const char* key = t->extra_tensor_info()->fully_qualified_name()->c_str();
+  char text[128];
+  printable_name(key, text, sizeof(text));
+  EMBER_CHECK_OR_RETURN(program_->num_data_maps() > 0, Error::NotFound,
+                        "method '%s' value %zu: tensor '%s' is stored in an external "
+                        "data file (.ptd), but the program was loaded without one",
+                        name(), i, text);
+  // First map that has the key; its buffer goes to the next free slot.
+  const NamedDataMap* map = nullptr;
+  FreeableBuffer* slot = &external_[num_external_];
+  for (size_t m = 0; m < program_->num_data_maps() && map == nullptr; ++m) {
+    Result<FreeableBuffer> found = program_->data_map(m)->get_data(key);
+    if (found.ok()) {
+      map = program_->data_map(m);
+      new (slot) FreeableBuffer(static_cast<FreeableBuffer&&>(*found));
+      ++num_external_;
+    } else if (found.error() != Error::NotFound) {
+      prefix_error_message(error_name(found.error()),
+                           "method '%s' value %zu: external tensor '%s' in data file %zu",
+                           name(), i, text, m);
+      return found.error();
+    }
+  }
+  EMBER_CHECK_OR_RETURN(map != nullptr, Error::NotFound,
+                        "method '%s' value %zu: external tensor '%s' is in none of the "
+                        "%zu data files",
+                        name(), i, text, program_->num_data_maps());
+  const FreeableBuffer* data = slot;
+  const ScalarType type = static_cast<ScalarType>(t->scalar_type());
+  EMBER_CHECK_OR_RETURN(data->size() == nbytes, Error::InvalidExternalData,
+                        "method '%s' value %zu: external tensor '%s' has %zu bytes in its "
+                        "data file, the program's %s tensor of %u dims needs %zu",
+                        name(), i, text, data->size(), scalar_type_name(type),
+                        count(t->sizes()), nbytes);
+  Result<TensorLayoutView> layout = map->get_tensor_layout(key);
+  if (layout.ok()) {
+    EMBER_CHECK_OR_RETURN(layout->dtype == type && layout->sizes.size() == count(t->sizes()),
+                          Error::InvalidExternalData,
+                          "method '%s' value %zu: external tensor '%s' is a %s tensor of "
+                          "%zu dims in its data file, the program expects %s of %u dims",
+                          name(), i, text, scalar_type_name(layout->dtype),
+                          layout->sizes.size(), scalar_type_name(type), count(t->sizes()));
+    for (size_t d = 0; d < layout->sizes.size(); ++d) {
+      const int32_t expected = t->sizes()->Get(uint32_t(d));
+      EMBER_CHECK_OR_RETURN(layout->sizes[d] == expected, Error::InvalidExternalData,
+                            "method '%s' value %zu: external tensor '%s' has size %d at dim "
+                            "%zu in its data file, the program expects %d",
+                            name(), i, text, layout->sizes[d], d, expected);
+    }
+  }
+  return data->data();
 }
 
 Error Method::resolve_operators_and_backends() {

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "runtime/core/error_message.h"
 #include "runtime/executor/extended_header.h"
 #include "runtime/executor/program_validation.h"
 #include "runtime/platform/log.h"
@@ -222,13 +223,29 @@ Program::Program(Program&& other) noexcept
       program_(other.program_),
       segment_base_offset_(other.segment_base_offset_),
       has_segment_base_(other.has_segment_base_),
-      uses_constant_segment_(other.uses_constant_segment_) {
+      uses_constant_segment_(other.uses_constant_segment_),
+      num_data_maps_(other.num_data_maps_) {
+  for (size_t i = 0; i < num_data_maps_; ++i) {
+    data_maps_[i] = other.data_maps_[i];
+  }
   named_data_.program = this;
   other.program_ = nullptr;
 }
 
 Result<Program> Program::load(DataLoader* loader, Verification verification) {
+  return load(loader, verification, {});
+}
+
+Result<Program> Program::load(DataLoader* loader, Verification verification,
+                              Span<const NamedDataMap* const> data_maps) {
   clear_error_message();
+  EMBER_CHECK_OR_RETURN(data_maps.size() <= kMaxDataMaps, Error::InvalidArgument,
+                        "Program::load: %zu data maps, at most %zu", data_maps.size(),
+                        kMaxDataMaps);
+  for (size_t i = 0; i < data_maps.size(); ++i) {
+    EMBER_CHECK_OR_RETURN(data_maps[i] != nullptr, Error::InvalidArgument,
+                          "Program::load: data map %zu is null", i);
+  }
   EMBER_CHECK_OR_RETURN(loader != nullptr, Error::InvalidArgument,
                         "Program::load: loader is null");
   Result<size_t> file_size = read_file_size(loader);
@@ -250,6 +267,10 @@ Result<Program> Program::load(DataLoader* loader, Verification verification) {
   program.has_segment_base_ = layout->has_segment_base;
   program.program_data_ = static_cast<FreeableBuffer&&>(*data);
   program.program_ = ember_fb::GetProgram(program.program_data_.data());
+  for (size_t i = 0; i < data_maps.size(); ++i) {
+    program.data_maps_[i] = data_maps[i];
+  }
+  program.num_data_maps_ = data_maps.size();
   EMBER_RETURN_IF_ERROR(check_segment_table(program.program_, *layout, *file_size));
   // Phase 4: constants.
   EMBER_RETURN_IF_ERROR(program.load_constant_segment());
@@ -440,15 +461,26 @@ Result<FreeableBuffer> Program::ProgramNamedData::get_data(const char* key) cons
           strcmp(entry->key()->c_str(), key) != 0) {
         continue;
       }
-      EMBER_CHECK_OR_RETURN(
-          fb->segments() != nullptr && entry->segment_index() < fb->segments()->size(),
-          Error::InvalidProgram,
-          "named data '%s' refers to segment %u, out of range", key,
-          entry->segment_index());
+      if (fb->segments() == nullptr || entry->segment_index() >= fb->segments()->size()) {
+        char text[128];
+        printable_name(key, text, sizeof(text));
+        set_error_message("named data '%s' refers to segment %u, out of range", text,
+                          entry->segment_index());
+        return Error::InvalidProgram;
+      }
       return program->load_segment(entry->segment_index(), SegmentKind::External);
     }
   }
-  set_error_message("no named data with key '%s'", key);
+  for (size_t m = 0; m < program->num_data_maps_; ++m) {
+    Result<FreeableBuffer> data = program->data_maps_[m]->get_data(key);
+    if (data.ok() || data.error() != Error::NotFound) {
+      return data;
+    }
+  }
+  char text[128];
+  printable_name(key, text, sizeof(text));
+  set_error_message("no named data with key '%s' in the program or its %zu data file%s", text,
+                    program->num_data_maps_, program->num_data_maps_ == 1 ? "" : "s");
   return Error::NotFound;
 }
 

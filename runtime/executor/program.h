@@ -14,8 +14,17 @@
 //   InternalConsistency  all of the above, and every method checked now, so
 //                        a bad index anywhere in the file fails the load.
 //
-// Lifetimes: the DataLoader must outlive the Program; the Program must
-// outlive every Method loaded from it. Program is move-only.
+// External data: a program exported with external constants keeps tensors
+// (location EXTERNAL, keyed by fully qualified name) and delegate weights
+// (named data) in separate .ptd files. Pass their maps (FlatTensorDataMap,
+// runtime/executor/flat_tensor_data_map.h) as `data_maps`: each EXTERNAL
+// tensor is looked up by its key in the maps in order (first match wins) when
+// its method loads, and must match the program's tensor in byte size (and
+// dtype and sizes when the file records a layout); delegates see the
+// program's own named data first, then the maps.
+//
+// Lifetimes: the DataLoader and every data map must outlive the Program; the
+// Program must outlive every Method loaded from it. Program is move-only.
 #pragma once
 
 #include <cstddef>
@@ -52,8 +61,15 @@ class Program final {
  public:
   enum class Verification : uint8_t { Minimal, InternalConsistency };
 
+  static constexpr size_t kMaxDataMaps = 8;
+
   static Result<Program> load(DataLoader* loader,
                               Verification verification = Verification::Minimal);
+  // With external data files (at most kMaxDataMaps; the pointers are copied,
+  // the maps must outlive the Program). InvalidArgument for a null map or
+  // too many.
+  static Result<Program> load(DataLoader* loader, Verification verification,
+                              Span<const NamedDataMap* const> data_maps);
 
   Program(Program&& other) noexcept;
   Program(const Program&) = delete;
@@ -86,7 +102,10 @@ class Program final {
   uint64_t segment_size(size_t index) const;
   // Size of the constant data backing buffer `index` (segment or inline).
   bool constant_in_range(uint32_t index, size_t nbytes) const;
+  // The program's named data, then the data maps (what delegates see).
   const NamedDataMap* named_data() const { return &named_data_; }
+  size_t num_data_maps() const { return num_data_maps_; }
+  const NamedDataMap* data_map(size_t index) const { return data_maps_[index]; }
 
  private:
   class ProgramNamedData final : public NamedDataMap {
@@ -108,6 +127,8 @@ class Program final {
   bool has_segment_base_ = false;
   bool uses_constant_segment_ = false;
   ProgramNamedData named_data_;
+  const NamedDataMap* data_maps_[kMaxDataMaps] = {};
+  size_t num_data_maps_ = 0;
 };
 
 }  // namespace ember

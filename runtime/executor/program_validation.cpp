@@ -60,15 +60,24 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
                         "method '%s' value %zu: unknown shape_dynamism %d",
                         method, i, dynamism);
   const ember_fb::ExtraTensorInfo* extra = t->extra_tensor_info();
-  EMBER_CHECK_OR_RETURN(
-      extra == nullptr || extra->location() != ember_fb::TensorDataLocation::EXTERNAL,
-      Error::NotSupported,
-      "method '%s' value %zu: tensor data is external (key '%s'); external "
-      "data files are not supported",
-      method, i,
-      extra != nullptr && extra->fully_qualified_name() != nullptr
-          ? extra->fully_qualified_name()->c_str()
-          : "");
+  if (extra != nullptr && extra->location() == ember_fb::TensorDataLocation::EXTERNAL) {
+    // Constant data kept in a .ptd, found by key when the method loads;
+    // data_buffer_idx means nothing for it.
+    char key[128];
+    printable_name(extra->fully_qualified_name() ? extra->fully_qualified_name()->c_str() : "",
+                   key, sizeof(key));
+    EMBER_CHECK_OR_RETURN(
+        extra->fully_qualified_name() != nullptr && extra->fully_qualified_name()->size() > 0,
+        Error::InvalidProgram,
+        "method '%s' value %zu: tensor data is external but has no key "
+        "(fully_qualified_name)",
+        method, i);
+    EMBER_CHECK_OR_RETURN(t->allocation_info() == nullptr, Error::NotSupported,
+                          "method '%s' value %zu: external tensor '%s' is memory-planned "
+                          "(mutable external data); only external constants are supported",
+                          method, i, key);
+    return Error::Ok;
+  }
 
   const ember_fb::AllocationDetails* alloc = t->allocation_info();
   const uint32_t buffer_index = t->data_buffer_idx();

@@ -93,7 +93,9 @@ TEST(Regression, EveryFileIsListed) {
   for (const auto& f : std::filesystem::directory_iterator(regression_dir())) {
     const std::string name = f.path().filename().string();
     const std::string ext = f.path().extension().string();
-    if (ext != ".pte" && ext != ".bpte" && ext != ".npy" && ext != ".xnn") continue;
+    if (ext != ".pte" && ext != ".bpte" && ext != ".npy" && ext != ".xnn" && ext != ".ptd") {
+      continue;
+    }
     ++files;
     EXPECT_TRUE(listed.count(name)) << name << " is not in MANIFEST";
   }
@@ -123,6 +125,8 @@ TEST(Regression, EveryFileGivesItsError) {
       results.push_back(run_npy(bytes));
     } else if (ext == ".xnn") {
       results.push_back(run_xnnpack_blob(bytes));
+    } else if (ext == ".ptd") {
+      results.push_back(run_ptd(bytes));
     } else {
       ADD_FAILURE() << "unknown kind of file";
       continue;

@@ -15,6 +15,7 @@
 #include "extension/npy/npy.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
+#include "runtime/executor/flat_tensor_data_map.h"
 
 namespace ember::testing {
 
@@ -115,6 +116,39 @@ inline Error run_npy(const std::vector<uint8_t>& bytes) {
   clear_error_message();
   Result<NpyArray> array = parse_npy(bytes.data(), bytes.size());
   return array.ok() ? Error::Ok : array.error();
+}
+
+// An external data file (.ptd): read as a FlatTensorDataMap (every key's
+// bytes loaded), then test/models/external/portable.pte loaded with it, its
+// method loaded (EXTERNAL tensors resolved), filled with ones and executed.
+inline Error run_ptd(const std::vector<uint8_t>& bytes) {
+  AlignedCopy copy(bytes);
+  clear_error_message();
+  BufferDataLoader loader(copy.data(), copy.size());
+  Result<FlatTensorDataMap> map = FlatTensorDataMap::load(&loader);
+  if (!map.ok()) return map.error();
+  for (size_t i = 0; i < map->num_keys(); ++i) {
+    Result<FreeableBuffer> data = map->get_data(*map->get_key(i));
+    if (!data.ok()) return data.error();
+  }
+  const std::vector<uint8_t> pte = read_file(models_dir() + "/external/portable.pte");
+  AlignedCopy program_copy(pte);
+  BufferDataLoader program_loader(program_copy.data(), program_copy.size());
+  const NamedDataMap* maps[] = {&*map};
+  Result<Program> program =
+      Program::load(&program_loader, Program::Verification::InternalConsistency, {maps, 1});
+  if (!program.ok()) return program.error();
+  std::vector<uint8_t> pool(size_t(1) << 20);
+  std::vector<uint8_t> planned(size_t(1) << 16);
+  Span<uint8_t> spans[] = {{planned.data(), planned.size()}};
+  MemoryAllocator method_allocator(pool.data(), pool.size());
+  HierarchicalAllocator planned_memory({spans, 1});
+  MemoryManager memory(&method_allocator, &planned_memory);
+  Result<Method> method = program->load_method("forward", &memory);
+  if (!method.ok()) return method.error();
+  Result<InputBuffers> inputs = prepare_input_tensors(*method);
+  if (!inputs.ok()) return inputs.error();
+  return method->execute();
 }
 
 }  // namespace ember::testing

@@ -14,6 +14,7 @@
 #include "extension/data_loader/buffer_data_loader.h"
 #include "extension/npy/npy.h"
 #include "runtime/core/error_message.h"
+#include "runtime/executor/flat_tensor_data_map.h"
 #include "runtime/executor/program.h"
 
 extern "C" void* __libc_malloc(size_t);
@@ -155,6 +156,54 @@ TEST(NoHeap, LoadAndExecuteEveryFixture) {
     EXPECT_EQ(status, Error::Ok) << last_error_message();
     EXPECT_EQ(g_allocations.load(), 0) << "heap allocations while loading and executing";
   }
+}
+
+TEST(NoHeap, ExternalWeights) {
+  // A program whose weights are in a .ptd: the data map, the program with
+  // it, the method (EXTERNAL tensors resolved) and a run, all without heap.
+  const std::string dir = std::string(EMBER_TEST_MODELS_DIR) + "/external";
+  const std::vector<uint8_t> pte = read_all(dir + "/portable.pte");
+  const std::vector<uint8_t> ptd = read_all(dir + "/portable.ptd");
+  ASSERT_FALSE(pte.empty());
+  ASSERT_FALSE(ptd.empty());
+  Result<NpyArray> input = read_npy(dir + "/forward/run0/input0.npy");
+  ASSERT_TRUE(input.ok());
+  SizesType sizes[2] = {SizesType(input->shape[0]), SizesType(input->shape[1])};
+  DimOrderType dim_order[2] = {0, 1};
+  StridesType strides[2];
+
+  g_allocations = 0;
+  g_counting = true;
+  Error status = Error::Ok;
+  {
+    BufferDataLoader data_loader(ptd.data(), ptd.size());
+    Result<FlatTensorDataMap> map = FlatTensorDataMap::load(&data_loader);
+    status = map.ok() ? Error::Ok : map.error();
+    if (map.ok()) {
+      BufferDataLoader loader(pte.data(), pte.size());
+      const NamedDataMap* maps[] = {&*map};
+      Result<Program> program =
+          Program::load(&loader, Program::Verification::InternalConsistency, {maps, 1});
+      status = program.ok() ? Error::Ok : program.error();
+      if (program.ok()) {
+        Span<uint8_t> planned_spans[1] = {{g_planned_pool, 64 * 1024}};
+        HierarchicalAllocator planned(Span<Span<uint8_t>>(planned_spans, 1));
+        MemoryAllocator method_allocator(g_method_pool, sizeof(g_method_pool));
+        MemoryAllocator temp(g_temp_pool, sizeof(g_temp_pool));
+        MemoryManager memory(&method_allocator, &planned, &temp);
+        Result<Method> method = program->load_method("forward", &memory);
+        status = method.ok() ? Error::Ok : method.error();
+        if (method.ok()) {
+          TensorImpl impl(input->dtype, 2, sizes, input->data.data(), dim_order, strides);
+          status = method->set_input(EValue(Tensor(&impl)), 0);
+          if (status == Error::Ok) status = method->execute();
+        }
+      }
+    }
+  }
+  g_counting = false;
+  EXPECT_EQ(status, Error::Ok) << last_error_message();
+  EXPECT_EQ(g_allocations.load(), 0) << "heap allocations with external weights";
 }
 
 TEST(NoHeap, CounterSeesAllocations) {
