@@ -73,18 +73,12 @@ void quantize_per_channel_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   const bool wide = scales.scalar_type() == ScalarType::Double;
-  (void)visit_quantized_dtype(out.scalar_type(), [&](auto qtag) {
-    using Q = typename decltype(qtag)::type;
-    (void)visit_storage_dtype(input.scalar_type(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
-        if (wide) {
-          run<double, Q, T>(input, scales, zero_points, d, quant_min, quant_max, out);
-        } else {
-          run<float, Q, T>(input, scales, zero_points, d, quant_min, quant_max, out);
-        }
-      }
-    });
+  visit_qdq_types(out.scalar_type(), input.scalar_type(), wide,
+                  [&](auto c_tag, auto q_tag, auto t_tag) {
+    using C = typename decltype(c_tag)::type;
+    using Q = typename decltype(q_tag)::type;
+    using T = typename decltype(t_tag)::type;
+    run<C, Q, T>(input, scales, zero_points, d, quant_min, quant_max, out);
   });
 }
 

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/portable/util/dtype_util.h"
 #include "runtime/core/tensor.h"
@@ -27,6 +28,39 @@ bool visit_quantized_dtype(ScalarType t, F&& f) {
     default: return false;
   }
 }
+
+// The element types of a per-channel or per-token Q/DQ kernel: calls
+// f(TypeTag<C>{}, TypeTag<Q>{}, TypeTag<T>{}) with Q the quantized storage
+// type `quantized`, T the floating type `floating` (Float, Double, Half,
+// BFloat16) and C the compute type: double when `wide` (Double scales, the
+// eager reference's promotion), float otherwise. Calls nothing for other
+// types (the caller has checked them).
+template <typename F>
+void visit_qdq_types(ScalarType quantized, ScalarType floating, bool wide, F&& f) {
+  (void)visit_quantized_dtype(quantized, [&](auto qtag) {
+    // decay_t: inside the inner lambda GCC sees the captured qtag as a
+    // reference.
+    using Q = typename std::decay_t<decltype(qtag)>::type;
+    (void)visit_storage_dtype(floating, [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
+        if (wide) {
+          f(TypeTag<double>{}, TypeTag<Q>{}, TypeTag<T>{});
+        } else {
+          f(TypeTag<float>{}, TypeTag<Q>{}, TypeTag<T>{});
+        }
+      }
+    });
+  });
+}
+
+// The token layout of the per-token Q/DQ kernels: every last-dim row of
+// `input` is a token (a 0-D input is one token of width 1). Checks that
+// scales is floating, zero_points a supported dtype, that input, scales
+// and zero_points are contiguous, and that scales and zero_points hold one
+// element per token; sets *tokens and *width.
+bool check_per_token(KernelArgs& args, Tensor input, Tensor scales, Tensor zero_points,
+                     int64_t* tokens, int64_t* width);
 
 // Checks that `t` (the quantized tensor) has the ScalarType the `dtype`
 // argument names, that it is a quantized storage type, and that
