@@ -76,20 +76,13 @@ void dequantize_per_channel_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   const int64_t want = out_dtype.has_value() ? out_dtype.value()
                                              : int64_t(ScalarType::Float);
-  if (int64_t(out.scalar_type()) != want) {
-    a.fail(Error::InvalidArgument, "out dtype %s differs from out_dtype %lld",
-           scalar_type_name(out.scalar_type()), static_cast<long long>(want));
+  if (!check_out_dtype(a, out, want, "out_dtype") || !resize_out(a, out, input.sizes())) {
     return;
   }
-  if (!resize_out(a, out, input.sizes())) {
-    return;
-  }
-  const bool wide = scales.scalar_type() == ScalarType::Double;
-  visit_qdq_types(input.scalar_type(), out.scalar_type(), wide,
-                  [&](auto c_tag, auto q_tag, auto t_tag) {
-    using C = typename decltype(c_tag)::type;
-    using Q = typename decltype(q_tag)::type;
-    using T = typename decltype(t_tag)::type;
+  visit_qdq_types(input, out, scales, [&](auto types) {
+    using C = typename decltype(types)::Compute;
+    using Q = typename decltype(types)::Quant;
+    using T = typename decltype(types)::Float;
     run<C, Q, T>(input, scales, zero_points, d, out);
   });
 }

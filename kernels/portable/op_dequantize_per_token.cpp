@@ -42,20 +42,14 @@ void dequantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !check_floating(a, out, "out")) {
     return;
   }
-  if (int64_t(out.scalar_type()) != output_dtype) {
-    a.fail(Error::InvalidArgument, "out dtype %s differs from output_dtype %lld",
-           scalar_type_name(out.scalar_type()), static_cast<long long>(output_dtype));
+  if (!check_out_dtype(a, out, output_dtype, "output_dtype") ||
+      !resize_out(a, out, input.sizes())) {
     return;
   }
-  if (!resize_out(a, out, input.sizes())) {
-    return;
-  }
-  const bool wide = scales.scalar_type() == ScalarType::Double;
-  visit_qdq_types(input.scalar_type(), out.scalar_type(), wide,
-                  [&](auto c_tag, auto q_tag, auto t_tag) {
-    using C = typename decltype(c_tag)::type;
-    using Q = typename decltype(q_tag)::type;
-    using T = typename decltype(t_tag)::type;
+  visit_qdq_types(input, out, scales, [&](auto types) {
+    using C = typename decltype(types)::Compute;
+    using Q = typename decltype(types)::Quant;
+    using T = typename decltype(types)::Float;
     dequantize_tokens<C, Q, T>(input, scales, zero_points, tokens, width, out);
   });
 }

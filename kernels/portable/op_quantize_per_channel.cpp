@@ -72,12 +72,10 @@ void quantize_per_channel_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!resize_out(a, out, input.sizes())) {
     return;
   }
-  const bool wide = scales.scalar_type() == ScalarType::Double;
-  visit_qdq_types(out.scalar_type(), input.scalar_type(), wide,
-                  [&](auto c_tag, auto q_tag, auto t_tag) {
-    using C = typename decltype(c_tag)::type;
-    using Q = typename decltype(q_tag)::type;
-    using T = typename decltype(t_tag)::type;
+  visit_qdq_types(out, input, scales, [&](auto types) {
+    using C = typename decltype(types)::Compute;
+    using Q = typename decltype(types)::Quant;
+    using T = typename decltype(types)::Float;
     run<C, Q, T>(input, scales, zero_points, d, quant_min, quant_max, out);
   });
 }

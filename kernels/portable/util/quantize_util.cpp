@@ -80,4 +80,12 @@ bool check_per_token(KernelArgs& a, Tensor input, Tensor scales, Tensor zero_poi
   return true;
 }
 
+bool check_out_dtype(KernelArgs& a, Tensor out, int64_t want, const char* what) {
+  if (int64_t(out.scalar_type()) != want) {
+    return a.fail(Error::InvalidArgument, "out dtype %s differs from %s %lld",
+                  scalar_type_name(out.scalar_type()), what, static_cast<long long>(want));
+  }
+  return true;
+}
+
 }  // namespace ember
