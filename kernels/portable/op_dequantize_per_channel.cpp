@@ -13,7 +13,8 @@
 namespace ember {
 namespace {
 
-template <typename C, typename Q, typename T>
+template <typename Types, typename C = typename Types::Compute,
+          typename Q = typename Types::Quant, typename T = typename Types::Float>
 void run(Tensor input, Tensor scales, const Optional<Tensor>& zero_points,
          size_t axis, Tensor out) {
   const int64_t channels = input.sizes()[axis];
@@ -80,10 +81,7 @@ void dequantize_per_channel_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   visit_qdq_types(input, out, scales, [&](auto types) {
-    using C = typename decltype(types)::Compute;
-    using Q = typename decltype(types)::Quant;
-    using T = typename decltype(types)::Float;
-    run<C, Q, T>(input, scales, zero_points, d, out);
+    run<decltype(types)>(input, scales, zero_points, d, out);
   });
 }
 

@@ -13,7 +13,8 @@
 namespace ember {
 namespace {
 
-template <typename C, typename Q, typename T>
+template <typename Types, typename C = typename Types::Compute,
+          typename Q = typename Types::Quant, typename T = typename Types::Float>
 void dequantize_tokens(Tensor input, Tensor scales, Tensor zero_points, int64_t tokens,
                        int64_t width, Tensor out) {
   const Q* q = input.const_data_ptr<Q>();
@@ -47,10 +48,7 @@ void dequantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   visit_qdq_types(input, out, scales, [&](auto types) {
-    using C = typename decltype(types)::Compute;
-    using Q = typename decltype(types)::Quant;
-    using T = typename decltype(types)::Float;
-    dequantize_tokens<C, Q, T>(input, scales, zero_points, tokens, width, out);
+    dequantize_tokens<decltype(types)>(input, scales, zero_points, tokens, width, out);
   });
 }
 

@@ -12,7 +12,8 @@
 namespace ember {
 namespace {
 
-template <typename C, typename Q, typename T>
+template <typename Types, typename C = typename Types::Compute,
+          typename Q = typename Types::Quant, typename T = typename Types::Float>
 void run(Tensor input, Tensor scales, Tensor zero_points, size_t axis,
          int64_t quant_min, int64_t quant_max, Tensor out) {
   const int64_t channels = input.sizes()[axis];
@@ -73,10 +74,7 @@ void quantize_per_channel_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   visit_qdq_types(out, input, scales, [&](auto types) {
-    using C = typename decltype(types)::Compute;
-    using Q = typename decltype(types)::Quant;
-    using T = typename decltype(types)::Float;
-    run<C, Q, T>(input, scales, zero_points, d, quant_min, quant_max, out);
+    run<decltype(types)>(input, scales, zero_points, d, quant_min, quant_max, out);
   });
 }
 

@@ -26,6 +26,21 @@ void quantize_token(const T* x, int64_t width, C inv, C zp, C lo, C hi, Q* o) {
   }
 }
 
+// Every token of input, in the compute type C of Types.
+template <typename Types, typename C = typename Types::Compute,
+          typename Q = typename Types::Quant, typename T = typename Types::Float>
+void quantize_tokens(Tensor input, Tensor scales, Tensor zero_points, int64_t tokens,
+                     int64_t width, int64_t quant_min, int64_t quant_max, Tensor out) {
+  const T* x = input.const_data_ptr<T>();
+  Q* o = out.mutable_data_ptr<Q>();
+  for (int64_t t = 0; t < tokens; ++t) {
+    const C inv = C(1) / C(element_as_double(scales, t));
+    const int64_t at = t * width;
+    quantize_token<C>(x + at, width, inv, C(element_as_int(zero_points, t)), C(quant_min),
+                      C(quant_max), o + at);
+  }
+}
+
 void quantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   KernelArgs a(ctx, args, "quantized_decomposed::quantize_per_token.out", 8);
   const Tensor input = a.tensor(0);
@@ -44,17 +59,8 @@ void quantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   visit_qdq_types(out, input, scales, [&](auto types) {
-    using C = typename decltype(types)::Compute;
-    using Q = typename decltype(types)::Quant;
-    using T = typename decltype(types)::Float;
-    const T* x = input.const_data_ptr<T>();
-    Q* o = out.mutable_data_ptr<Q>();
-    for (int64_t t = 0; t < tokens; ++t) {
-      const C inv = C(1) / C(element_as_double(scales, t));
-      const int64_t at = t * width;
-      quantize_token<C>(x + at, width, inv, C(element_as_int(zero_points, t)), C(quant_min),
-                        C(quant_max), o + at);
-    }
+    quantize_tokens<decltype(types)>(input, scales, zero_points, tokens, width, quant_min,
+                                     quant_max, out);
   });
 }
 
