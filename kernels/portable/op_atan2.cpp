@@ -14,16 +14,8 @@ namespace {
 
 void run_atan2(KernelArgs& a, Tensor self, Tensor other, Tensor out,
                ScalarType promoted) {
-  const ScalarType result = float_result_type(promoted);
-  ElementwisePlan plan;
-  if (!binary_out_prologue(a, self, other, out, result, &plan)) {
-    return;
-  }
-  visit_float_or_double_dtype(compute_type_for(result), [&](auto tag) {
-    using C = typename decltype(tag)::type;
-    binary_elementwise<C, C>(plan, self, other, out,
-                             [](C y, C x) { return std::atan2(y, x); });
-  });
+  run_floating_binary(a, self, other, out, float_result_type(promoted),
+                      [](auto y, auto x) { return std::atan2(y, x); });
 }
 
 void atan2_out_boxed(KernelContext& ctx, Span<EValue*> args) {

@@ -14,9 +14,7 @@
 namespace ember {
 namespace {
 
-struct AvgPoolGeometry {
-  int64_t planes, in_h, in_w, out_h, out_w;
-  int64_t kernel[2], stride[2], pad[2];
+struct AvgPoolGeometry : PoolWindow2d {
   bool count_include_pad;
   int64_t divisor;  // 0: none
 };
@@ -72,13 +70,8 @@ void avg_pool2d_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !check_contiguous(a, out, "out")) {
     return;
   }
-  const size_t ndim = self.dim();
-  if (ndim != 3 && ndim != 4) {
-    a.fail(Error::InvalidArgument, "self must have 3 or 4 dims, has %zu", ndim);
-    return;
-  }
-  if (kernel.size() == 0) {
-    a.fail(Error::InvalidArgument, "kernel_size must not be empty");
+  if (!pool2d_window(a, self, kernel, stride, padding, Span<int64_t>(), ceil_mode, &g) ||
+      !check_pooled_size(a, g)) {
     return;
   }
   if (divisor.has_value() &&
@@ -89,32 +82,7 @@ void avg_pool2d_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   g.divisor = divisor.has_value() ? divisor.value() : 0;
-  for (size_t i = 0; i < 2; ++i) {
-    if (!pair_value(a, kernel, i, 1, "kernel_size", 1, &g.kernel[i]) ||
-        !pair_value(a, stride, i, g.kernel[i], "stride", 1, &g.stride[i]) ||
-        !pair_value(a, padding, i, 0, "padding", 0, &g.pad[i])) {
-      return;
-    }
-    if (g.pad[i] > g.kernel[i] / 2) {
-      a.fail(Error::InvalidArgument,
-             "padding %lld must be at most half the kernel size %lld",
-             static_cast<long long>(g.pad[i]), static_cast<long long>(g.kernel[i]));
-      return;
-    }
-  }
-  g.in_h = self.sizes()[ndim - 2];
-  g.in_w = self.sizes()[ndim - 1];
-  g.planes = g.in_h * g.in_w == 0 ? 0 : self.numel() / (g.in_h * g.in_w);
-  g.out_h = pooled_size(g.in_h, g.kernel[0], g.pad[0], g.stride[0], 1, ceil_mode);
-  g.out_w = pooled_size(g.in_w, g.kernel[1], g.pad[1], g.stride[1], 1, ceil_mode);
-  if (g.out_h < 1 || g.out_w < 1 || g.out_h > INT32_MAX || g.out_w > INT32_MAX) {
-    a.fail(Error::InvalidArgument,
-           "input %lld x %lld is too small for the pooling window (output "
-           "%lld x %lld)",
-           static_cast<long long>(g.in_h), static_cast<long long>(g.in_w),
-           static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
-    return;
-  }
+  const size_t ndim = self.dim();
   Shape shape = shape_of(self);
   shape.sizes[ndim - 2] = SizesType(g.out_h);
   shape.sizes[ndim - 1] = SizesType(g.out_w);

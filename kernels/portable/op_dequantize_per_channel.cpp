@@ -13,7 +13,8 @@
 namespace ember {
 namespace {
 
-template <typename C, typename Q, typename T>
+template <typename Types, typename C = typename Types::Compute,
+          typename Q = typename Types::Quant, typename T = typename Types::Float>
 void run(Tensor input, Tensor scales, const Optional<Tensor>& zero_points,
          size_t axis, Tensor out) {
   const int64_t channels = input.sizes()[axis];
@@ -76,27 +77,11 @@ void dequantize_per_channel_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   const int64_t want = out_dtype.has_value() ? out_dtype.value()
                                              : int64_t(ScalarType::Float);
-  if (int64_t(out.scalar_type()) != want) {
-    a.fail(Error::InvalidArgument, "out dtype %s differs from out_dtype %lld",
-           scalar_type_name(out.scalar_type()), static_cast<long long>(want));
+  if (!check_out_dtype(a, out, want, "out_dtype") || !resize_out(a, out, input.sizes())) {
     return;
   }
-  if (!resize_out(a, out, input.sizes())) {
-    return;
-  }
-  const bool wide = scales.scalar_type() == ScalarType::Double;
-  (void)visit_quantized_dtype(input.scalar_type(), [&](auto qtag) {
-    using Q = typename decltype(qtag)::type;
-    (void)visit_storage_dtype(out.scalar_type(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
-        if (wide) {
-          run<double, Q, T>(input, scales, zero_points, d, out);
-        } else {
-          run<float, Q, T>(input, scales, zero_points, d, out);
-        }
-      }
-    });
+  visit_qdq_types(input, out, scales, [&](auto types) {
+    run<decltype(types)>(input, scales, zero_points, d, out);
   });
 }
 

@@ -24,12 +24,7 @@ void dequantize(KernelArgs& a, Tensor input, double scale, int64_t zero_point,
   }
   const int64_t want = out_dtype.has_value() ? out_dtype.value()
                                              : int64_t(ScalarType::Float);
-  if (int64_t(out.scalar_type()) != want) {
-    a.fail(Error::InvalidArgument, "out dtype %s differs from out_dtype %lld",
-           scalar_type_name(out.scalar_type()), static_cast<long long>(want));
-    return;
-  }
-  if (!resize_out(a, out, input.sizes())) {
+  if (!check_out_dtype(a, out, want, "out_dtype") || !resize_out(a, out, input.sizes())) {
     return;
   }
   (void)visit_quantized_dtype(input.scalar_type(), [&](auto qtag) {

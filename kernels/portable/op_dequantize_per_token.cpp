@@ -13,7 +13,8 @@
 namespace ember {
 namespace {
 
-template <typename C, typename Q, typename T>
+template <typename Types, typename C = typename Types::Compute,
+          typename Q = typename Types::Quant, typename T = typename Types::Float>
 void dequantize_tokens(Tensor input, Tensor scales, Tensor zero_points, int64_t tokens,
                        int64_t width, Tensor out) {
   const Q* q = input.const_data_ptr<Q>();
@@ -36,43 +37,18 @@ void dequantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const int64_t quant_min = a.int_value(3), quant_max = a.int_value(4);
   const int64_t dtype = a.int_value(5), output_dtype = a.int_value(6);
   const Tensor out = a.tensor(7);
+  int64_t tokens = 0, width = 0;
   if (!a.ok() || !check_quantized(a, input, dtype, quant_min, quant_max, "input") ||
-      !check_floating(a, scales, "scales") || !check_floating(a, out, "out") ||
-      !check_supported_dtype(a, zero_points, "zero_points") ||
-      !check_contiguous(a, input, "input") || !check_contiguous(a, scales, "scales") ||
-      !check_contiguous(a, zero_points, "zero_points")) {
+      !check_per_token(a, input, scales, zero_points, &tokens, &width) ||
+      !check_floating(a, out, "out")) {
     return;
   }
-  if (int64_t(out.scalar_type()) != output_dtype) {
-    a.fail(Error::InvalidArgument, "out dtype %s differs from output_dtype %lld",
-           scalar_type_name(out.scalar_type()), static_cast<long long>(output_dtype));
+  if (!check_out_dtype(a, out, output_dtype, "output_dtype") ||
+      !resize_out(a, out, input.sizes())) {
     return;
   }
-  const int64_t width = input.dim() == 0 ? 1 : input.sizes()[input.dim() - 1];
-  const int64_t tokens = width == 0 ? 0 : input.numel() / width;
-  if (width != 0 && (scales.numel() != tokens || zero_points.numel() != tokens)) {
-    a.fail(Error::InvalidArgument,
-           "scales and zero_points must hold one value per token (%lld), got %lld and %lld",
-           static_cast<long long>(tokens), static_cast<long long>(scales.numel()),
-           static_cast<long long>(zero_points.numel()));
-    return;
-  }
-  if (!resize_out(a, out, input.sizes())) {
-    return;
-  }
-  const bool wide = scales.scalar_type() == ScalarType::Double;
-  (void)visit_quantized_dtype(input.scalar_type(), [&](auto qtag) {
-    using Q = typename decltype(qtag)::type;
-    (void)visit_storage_dtype(out.scalar_type(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
-        if (wide) {
-          dequantize_tokens<double, Q, T>(input, scales, zero_points, tokens, width, out);
-        } else {
-          dequantize_tokens<float, Q, T>(input, scales, zero_points, tokens, width, out);
-        }
-      }
-    });
+  visit_qdq_types(input, out, scales, [&](auto types) {
+    dequantize_tokens<decltype(types)>(input, scales, zero_points, tokens, width, out);
   });
 }
 

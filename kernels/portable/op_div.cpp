@@ -13,6 +13,7 @@
 #include <cstring>
 
 #include "kernels/portable/util/binary_math.h"
+#include "kernels/portable/util/unary_math.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
@@ -42,17 +43,11 @@ bool parse_mode(KernelArgs& a, size_t index, Mode* mode) {
   return true;
 }
 
+// True division computes in floating point whatever the operands
+// (float_result_type()).
 void run_true_div(KernelArgs& a, Tensor self, Tensor other, Tensor out,
                   ScalarType result) {
-  ElementwisePlan plan;
-  if (!binary_out_prologue(a, self, other, out, result, &plan)) {
-    return;
-  }
-  visit_float_or_double_dtype(compute_type_for(result), [&](auto tag) {
-    using C = typename decltype(tag)::type;
-    binary_elementwise<C, C>(plan, self, other, out,
-                             [](C x, C y) { return x / y; });
-  });
+  run_floating_binary(a, self, other, out, result, [](auto x, auto y) { return x / y; });
 }
 
 void run_trunc_div(KernelArgs& a, Tensor self, Tensor other, Tensor out,
@@ -69,11 +64,6 @@ void run_floor_div(KernelArgs& a, Tensor self, Tensor other, Tensor out,
       [](auto x, auto y) { return float_div_floor(x, y); });
 }
 
-// True division computes in floating point whatever the operands.
-ScalarType true_div_type(ScalarType result) {
-  return is_floating_type(result) ? result : ScalarType::Float;
-}
-
 void run_mode(KernelArgs& a, Tensor self, Tensor other, Tensor out,
               ScalarType result, Mode mode) {
   switch (mode) {
@@ -87,7 +77,7 @@ void div_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   binary_tensor_kernel(ctx, args, "aten::div.out",
                        [](KernelArgs& a, Tensor self, Tensor other, Tensor out,
                           ScalarType result) {
-                         run_true_div(a, self, other, out, true_div_type(result));
+                         run_true_div(a, self, other, out, float_result_type(result));
                        });
 }
 
@@ -104,7 +94,7 @@ void div_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     fail_result_type(a, self.scalar_type(), scalar_dtype(other));
     return;
   }
-  result = true_div_type(result);
+  result = float_result_type(result);
   with_scalar_operand(a, other, result,
                       [&](Tensor o) { run_true_div(a, self, o, out, result); });
 }
@@ -126,7 +116,7 @@ void div_out_mode_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   if (mode == Mode::True) {
-    result = true_div_type(result);
+    result = float_result_type(result);
   }
   run_mode(a, self, other, out, result, mode);
 }
@@ -149,7 +139,7 @@ void div_scalar_mode_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   if (mode == Mode::True) {
-    result = true_div_type(result);
+    result = float_result_type(result);
   }
   with_scalar_operand(a, other, result, [&](Tensor o) {
     run_mode(a, self, o, out, result, mode);

@@ -10,43 +10,10 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void unpack(KernelArgs& a, QuantizedEmbeddingArgs& e) {
-  e.weight = a.tensor(0);
-  e.scales = a.tensor(1);
-  e.zero_points = a.optional_tensor(2);
-  e.quant_min = a.int_value(3);
-  e.quant_max = a.int_value(4);
-  e.indices = a.tensor(5);
-}
-
-void embedding_2bit_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "quantized_decomposed::embedding_2bit.out", 8);
-  QuantizedEmbeddingArgs e;
-  unpack(a, e);
-  e.out = a.tensor(6);
-  if (a.ok()) {
-    (void)run_quantized_embedding(a, e, 2);
-  }
-}
-
-void embedding_2bit_dtype_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "quantized_decomposed::embedding_2bit.dtype_out", 9);
-  QuantizedEmbeddingArgs e;
-  unpack(a, e);
-  e.dtype_variant = true;
-  e.dtype = a.optional_enum(6);
-  e.out = a.tensor(7);
-  if (a.ok()) {
-    (void)run_quantized_embedding(a, e, 2);
-  }
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("quantized_decomposed::embedding_2bit.out", embedding_2bit_out_boxed);
+EMBER_REGISTER_KERNEL("quantized_decomposed::embedding_2bit.out",
+                      (quantized_embedding_kernel<2, false>));
 EMBER_REGISTER_KERNEL("quantized_decomposed::embedding_2bit.dtype_out",
-                      embedding_2bit_dtype_out_boxed);
+                      (quantized_embedding_kernel<2, true>));
 
 }  // namespace ember

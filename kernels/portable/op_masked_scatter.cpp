@@ -26,12 +26,11 @@ void masked_scatter_out_boxed(KernelContext& ctx, Span<EValue*> args) {
            scalar_type_name(source.scalar_type()), scalar_type_name(self.scalar_type()));
     return;
   }
-  const Tensor operands[2] = {self, mask};
   Shape shape;
-  if (!broadcast_shapes(a, operands, 2, &shape)) {
+  int64_t count = 0;
+  if (!broadcast_mask(a, self, mask, &shape, &count)) {
     return;
   }
-  const int64_t count = count_true(mask, shape);
   if (count > source.numel()) {
     a.fail(Error::InvalidArgument,
            "mask has %lld true entries but source has only %lld elements",

@@ -22,12 +22,11 @@ void masked_select_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     a.fail(Error::InvalidArgument, "out must be 1-D, got %zu dims", out.dim());
     return;
   }
-  const Tensor operands[2] = {self, mask};
   Shape shape;
-  if (!broadcast_shapes(a, operands, 2, &shape)) {
+  int64_t count = 0;
+  if (!broadcast_mask(a, self, mask, &shape, &count)) {
     return;
   }
-  const int64_t count = count_true(mask, shape);
   if (count > INT32_MAX) {
     a.fail(Error::InvalidArgument, "too many selected elements");
     return;

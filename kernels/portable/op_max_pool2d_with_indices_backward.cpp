@@ -63,32 +63,13 @@ void max_pool2d_with_indices_backward_boxed(KernelContext& ctx, Span<EValue*> ar
            scalar_type_name(indices.scalar_type()));
     return;
   }
+  PoolWindow2d w{};
+  if (!pool2d_window(a, self, kernel, stride, padding, dilation, ceil_mode, &w)) {
+    return;
+  }
   const size_t ndim = self.dim();
-  if (ndim != 3 && ndim != 4) {
-    a.fail(Error::InvalidArgument, "self must have 3 or 4 dims, has %zu", ndim);
-    return;
-  }
-  if (kernel.size() == 0) {
-    a.fail(Error::InvalidArgument, "kernel_size must not be empty");
-    return;
-  }
-  const int64_t in_h = self.sizes()[ndim - 2], in_w = self.sizes()[ndim - 1];
-  int64_t out_size[2];
-  for (size_t i = 0; i < 2; ++i) {
-    int64_t k = 1, s = 1, p = 0, d = 1;
-    if (!pair_value(a, kernel, i, 1, "kernel_size", 1, &k) ||
-        !pair_value(a, stride, i, k, "stride", 1, &s) ||
-        !pair_value(a, padding, i, 0, "padding", 0, &p) ||
-        !pair_value(a, dilation, i, 1, "dilation", 1, &d)) {
-      return;
-    }
-    if (p > k / 2) {
-      a.fail(Error::InvalidArgument, "padding %lld must be at most half the kernel size %lld",
-             static_cast<long long>(p), static_cast<long long>(k));
-      return;
-    }
-    out_size[i] = pooled_size(i == 0 ? in_h : in_w, k, p, s, d, ceil_mode);
-  }
+  const int64_t in_h = w.in_h, in_w = w.in_w;
+  const int64_t out_size[2] = {w.out_h, w.out_w};
   Shape expected = shape_of(self);
   expected.sizes[ndim - 2] = SizesType(out_size[0] > 0 ? out_size[0] : 0);
   expected.sizes[ndim - 1] = SizesType(out_size[1] > 0 ? out_size[1] : 0);
@@ -115,7 +96,7 @@ void max_pool2d_with_indices_backward_boxed(KernelContext& ctx, Span<EValue*> ar
     return;
   }
   const int64_t in_plane = in_h * in_w, out_plane = out_size[0] * out_size[1];
-  const int64_t planes = self.numel() / in_plane;
+  const int64_t planes = w.planes;
   const int64_t* idx = indices.const_data_ptr<int64_t>();
   for (int64_t i = 0; i < planes * out_plane; ++i) {
     if (idx[i] < 0 || idx[i] >= in_plane) {

@@ -12,7 +12,8 @@
 namespace ember {
 namespace {
 
-template <typename C, typename Q, typename T>
+template <typename Types, typename C = typename Types::Compute,
+          typename Q = typename Types::Quant, typename T = typename Types::Float>
 void run(Tensor input, Tensor scales, Tensor zero_points, size_t axis,
          int64_t quant_min, int64_t quant_max, Tensor out) {
   const int64_t channels = input.sizes()[axis];
@@ -72,19 +73,8 @@ void quantize_per_channel_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!resize_out(a, out, input.sizes())) {
     return;
   }
-  const bool wide = scales.scalar_type() == ScalarType::Double;
-  (void)visit_quantized_dtype(out.scalar_type(), [&](auto qtag) {
-    using Q = typename decltype(qtag)::type;
-    (void)visit_storage_dtype(input.scalar_type(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
-        if (wide) {
-          run<double, Q, T>(input, scales, zero_points, d, quant_min, quant_max, out);
-        } else {
-          run<float, Q, T>(input, scales, zero_points, d, quant_min, quant_max, out);
-        }
-      }
-    });
+  visit_qdq_types(out, input, scales, [&](auto types) {
+    run<decltype(types)>(input, scales, zero_points, d, quant_min, quant_max, out);
   });
 }
 

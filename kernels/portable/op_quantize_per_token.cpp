@@ -26,6 +26,21 @@ void quantize_token(const T* x, int64_t width, C inv, C zp, C lo, C hi, Q* o) {
   }
 }
 
+// Every token of input, in the compute type C of Types.
+template <typename Types, typename C = typename Types::Compute,
+          typename Q = typename Types::Quant, typename T = typename Types::Float>
+void quantize_tokens(Tensor input, Tensor scales, Tensor zero_points, int64_t tokens,
+                     int64_t width, int64_t quant_min, int64_t quant_max, Tensor out) {
+  const T* x = input.const_data_ptr<T>();
+  Q* o = out.mutable_data_ptr<Q>();
+  for (int64_t t = 0; t < tokens; ++t) {
+    const C inv = C(1) / C(element_as_double(scales, t));
+    const int64_t at = t * width;
+    quantize_token<C>(x + at, width, inv, C(element_as_int(zero_points, t)), C(quant_min),
+                      C(quant_max), o + at);
+  }
+}
+
 void quantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   KernelArgs a(ctx, args, "quantized_decomposed::quantize_per_token.out", 8);
   const Tensor input = a.tensor(0);
@@ -34,48 +49,18 @@ void quantize_per_token_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const int64_t quant_min = a.int_value(3), quant_max = a.int_value(4);
   const int64_t dtype = a.int_value(5);
   const Tensor out = a.tensor(6);
+  int64_t tokens = 0, width = 0;
   if (!a.ok() || !check_floating(a, input, "input") ||
       !check_quantized(a, out, dtype, quant_min, quant_max, "out") ||
-      !check_floating(a, scales, "scales") ||
-      !check_supported_dtype(a, zero_points, "zero_points") ||
-      !check_contiguous(a, input, "input") || !check_contiguous(a, scales, "scales") ||
-      !check_contiguous(a, zero_points, "zero_points")) {
-    return;
-  }
-  const int64_t width = input.dim() == 0 ? 1 : input.sizes()[input.dim() - 1];
-  const int64_t tokens = width == 0 ? 0 : input.numel() / width;
-  if (width != 0 && (scales.numel() != tokens || zero_points.numel() != tokens)) {
-    a.fail(Error::InvalidArgument,
-           "scales and zero_points must hold one value per token (%lld), got %lld and %lld",
-           static_cast<long long>(tokens), static_cast<long long>(scales.numel()),
-           static_cast<long long>(zero_points.numel()));
+      !check_per_token(a, input, scales, zero_points, &tokens, &width)) {
     return;
   }
   if (!resize_out(a, out, input.sizes())) {
     return;
   }
-  const bool wide = scales.scalar_type() == ScalarType::Double;
-  (void)visit_quantized_dtype(out.scalar_type(), [&](auto qtag) {
-    using Q = typename decltype(qtag)::type;
-    (void)visit_storage_dtype(input.scalar_type(), [&](auto tag) {
-      using T = typename decltype(tag)::type;
-      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
-        const T* x = input.const_data_ptr<T>();
-        Q* o = out.mutable_data_ptr<Q>();
-        for (int64_t t = 0; t < tokens; ++t) {
-          const double s = element_as_double(scales, t);
-          const int64_t zp = element_as_int(zero_points, t);
-          const int64_t at = t * width;
-          if (wide) {
-            quantize_token<double>(x + at, width, 1.0 / s, double(zp), double(quant_min),
-                                   double(quant_max), o + at);
-          } else {
-            quantize_token<float>(x + at, width, 1.0f / float(s), float(zp), float(quant_min),
-                                  float(quant_max), o + at);
-          }
-        }
-      }
-    });
+  visit_qdq_types(out, input, scales, [&](auto types) {
+    quantize_tokens<decltype(types)>(input, scales, zero_points, tokens, width, quant_min,
+                                     quant_max, out);
   });
 }
 

@@ -13,7 +13,6 @@
 
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/random_util.h"
-#include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
@@ -34,28 +33,8 @@ void fill_normal(RandomStream s, int64_t n, T* out) {
 }
 
 void randn_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "aten::randn.out", 3);
-  const Span<int64_t> size = a.int_list(0);
-  const Tensor out = a.tensor(1);
-  Shape shape;
-  if (!a.ok() || !to_shape(a, size, "size", &shape) || !check_contiguous(a, out, "out")) {
-    return;
-  }
-  const ScalarType type = out.scalar_type();
-  const bool floating = visit_float_double_half_bfloat16_dtype(type, [](auto) {});
-  if (!floating) {
-    a.fail(Error::InvalidArgument,
-           "out must be Float, Double, Half or BFloat16, got %s", scalar_type_name(type));
-    return;
-  }
-  if (!resize_out(a, out, shape.span())) {
-    return;
-  }
-  const RandomStream stream = next_random_stream();
-  visit_float_double_half_bfloat16_dtype(type, [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    fill_normal<T>(stream, out.numel(), out.mutable_data_ptr<T>());
-  });
+  random_out_boxed(ctx, args, "aten::randn.out",
+                   [](RandomStream s, int64_t n, auto* out) { fill_normal(s, n, out); });
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 // exactly the selected slice's shape (self's without `dim`; PyTorch's
 // check); its dtype converts to self's.
 #include "kernels/portable/util/copy_util.h"
-#include "kernels/portable/util/index_util.h"
+#include "kernels/portable/util/select_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -22,36 +22,16 @@ void select_scatter_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !check_supported_dtype(a, src, "src")) {
     return;
   }
-  if (self.dim() == 0) {
-    a.fail(Error::InvalidArgument, "select() cannot be applied to a zero-dim tensor");
+  SelectView v;
+  if (!select_view(a, self, dim, index, &v) || !check_shape(a, src, v.shape, "src") ||
+      !resize_out(a, out, self.sizes()) || !copy_broadcast(a, self, out)) {
     return;
   }
-  size_t d;
-  int64_t i;
-  if (!normalize_dim(a, dim, self.dim(), "dim", &d) ||
-      !normalize_index(a, index, self.sizes()[d], d, "index", &i)) {
-    return;
-  }
-  Shape slice;
-  for (size_t k = 0; k < self.dim(); ++k) {
-    if (k != d) {
-      slice.sizes[slice.dim++] = self.sizes()[k];
-    }
-  }
-  if (!check_shape(a, src, slice, "src") || !resize_out(a, out, self.sizes()) ||
-      !copy_broadcast(a, self, out)) {
-    return;
-  }
-  int64_t strides[kMaxTensorDim];
-  size_t n = 0;
-  for (size_t k = 0; k < out.dim(); ++k) {
-    if (k != d) {
-      strides[n++] = out.strides()[k];
-    }
-  }
-  char* base = static_cast<char*>(out.mutable_data_ptr()) +
-               i * out.strides()[d] * int64_t(out.element_size());
-  copy_into_strided_view(src, base, out.scalar_type(), strides);
+  // out has self's sizes, so its view cannot fail; its strides may differ.
+  SelectView ov;
+  (void)select_view(a, out, dim, index, &ov);
+  char* base = static_cast<char*>(out.mutable_data_ptr()) + ov.byte_offset;
+  copy_into_strided_view(src, base, out.scalar_type(), ov.strides);
 }
 
 }  // namespace

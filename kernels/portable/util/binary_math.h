@@ -14,6 +14,11 @@
 // divisor is zero, floating results call float_op(x, y) (Half and
 // BFloat16 in float). Both ops are generic callables.
 //
+// run_floating_binary(): out = op(self, other) broadcasting, for ops whose
+// result is floating (true division, atan2; the caller maps an integral or
+// Bool promotion to Float with float_result_type()): computed in the
+// result's compute type (float for Half and BFloat16, rounded on store).
+//
 // result_type_of(): torch.result_type over several tensors (dimensioned
 // tensors over zero-dim ones unless of a higher category).
 #pragma once
@@ -97,6 +102,19 @@ void run_division_like(KernelArgs& args, Tensor self, Tensor other, Tensor out,
   if (zero_divisor) {
     args.fail(Error::InvalidArgument, "integer division by zero");
   }
+}
+
+template <typename Op>
+void run_floating_binary(KernelArgs& args, Tensor self, Tensor other, Tensor out,
+                         ScalarType result, Op op) {
+  ElementwisePlan plan;
+  if (!binary_out_prologue(args, self, other, out, result, &plan)) {
+    return;
+  }
+  visit_float_or_double_dtype(compute_type_for(result), [&](auto tag) {
+    using C = typename decltype(tag)::type;
+    binary_elementwise<C, C>(plan, self, other, out, [op](C x, C y) { return C(op(x, y)); });
+  });
 }
 
 }  // namespace ember

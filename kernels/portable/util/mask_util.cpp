@@ -32,4 +32,14 @@ int64_t count_true(Tensor mask, const Shape& shape) {
   return count;
 }
 
+bool broadcast_mask(KernelArgs& a, Tensor self, Tensor mask, Shape* shape,
+                    int64_t* count) {
+  const Tensor operands[2] = {self, mask};
+  if (!broadcast_shapes(a, operands, 2, shape)) {
+    return false;
+  }
+  *count = count_true(mask, *shape);
+  return true;
+}
+
 }  // namespace ember

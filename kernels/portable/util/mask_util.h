@@ -28,4 +28,9 @@ inline bool mask_at(const uint8_t* mask, int64_t offset) {
 // The number of true entries of the Bool `mask` broadcast to `shape`.
 int64_t count_true(Tensor mask, const Shape& shape);
 
+// Broadcasts self and mask together into *shape and sets *count to the
+// number of true entries of the mask there; false after failing the kernel.
+bool broadcast_mask(KernelArgs& args, Tensor self, Tensor mask, Shape* shape,
+                    int64_t* count);
+
 }  // namespace ember

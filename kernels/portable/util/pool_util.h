@@ -1,8 +1,10 @@
-// Geometry helpers shared by the 2-D pooling kernels (max_pool2d, avg_pool2d).
+// Geometry helpers shared by the 2-D pooling kernels (max_pool2d_with_indices,
+// its backward, avg_pool2d).
 #pragma once
 
 #include <cstdint>
 
+#include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_args.h"
 
 namespace ember {
@@ -41,5 +43,24 @@ inline bool pair_value(KernelArgs& a, Span<int64_t> list, size_t i,
   }
   return true;
 }
+
+// The window of a 2-D pooling call over input [N, C, H, W] or [C, H, W].
+struct PoolWindow2d {
+  int64_t planes, in_h, in_w, out_h, out_w;
+  int64_t kernel[2], stride[2], pad[2], dilation[2];
+};
+
+// Checks self has 3 or 4 dims and kernel_size is not empty, reads
+// kernel_size, stride (default: the kernel), padding (at most half the
+// kernel) and dilation (an empty list: 1) as pair_value does, and fills
+// *w with the pooled sizes (pooled_size; may be < 1, which the caller
+// reports). Returns false after failing the kernel.
+bool pool2d_window(KernelArgs& a, Tensor self, Span<int64_t> kernel, Span<int64_t> stride,
+                   Span<int64_t> padding, Span<int64_t> dilation, bool ceil_mode,
+                   PoolWindow2d* w);
+
+// Fails unless the pooled size of a forward pooling is between 1 and
+// INT32_MAX in both dims.
+bool check_pooled_size(KernelArgs& a, const PoolWindow2d& w);
 
 }  // namespace ember

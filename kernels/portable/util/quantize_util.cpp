@@ -1,6 +1,7 @@
 #include "kernels/portable/util/quantize_util.h"
 
 #include "kernels/portable/util/convert.h"
+#include "kernels/portable/util/shape_util.h"
 
 namespace ember {
 
@@ -55,6 +56,36 @@ int64_t element_as_int(Tensor t, int64_t i) {
                              i * int64_t(t.element_size()),
                          t.scalar_type(), 1, &v, ScalarType::Long, 1, 1);
   return v;
+}
+
+bool check_per_token(KernelArgs& a, Tensor input, Tensor scales, Tensor zero_points,
+                     int64_t* tokens, int64_t* width) {
+  if (!check_floating(a, scales, "scales") ||
+      !check_supported_dtype(a, zero_points, "zero_points") ||
+      !check_contiguous(a, input, "input") || !check_contiguous(a, scales, "scales") ||
+      !check_contiguous(a, zero_points, "zero_points")) {
+    return false;
+  }
+  const int64_t w = input.dim() == 0 ? 1 : input.sizes()[input.dim() - 1];
+  const int64_t t = w == 0 ? 0 : input.numel() / w;
+  if (w != 0 && (scales.numel() != t || zero_points.numel() != t)) {
+    return a.fail(Error::InvalidArgument,
+                  "scales and zero_points must hold one value per token (%lld), got %lld and "
+                  "%lld",
+                  static_cast<long long>(t), static_cast<long long>(scales.numel()),
+                  static_cast<long long>(zero_points.numel()));
+  }
+  *tokens = t;
+  *width = w;
+  return true;
+}
+
+bool check_out_dtype(KernelArgs& a, Tensor out, int64_t want, const char* what) {
+  if (int64_t(out.scalar_type()) != want) {
+    return a.fail(Error::InvalidArgument, "out dtype %s differs from %s %lld",
+                  scalar_type_name(out.scalar_type()), what, static_cast<long long>(want));
+  }
+  return true;
 }
 
 }  // namespace ember

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "kernels/portable/util/dtype_util.h"
 #include "runtime/core/tensor.h"
@@ -27,6 +28,49 @@ bool visit_quantized_dtype(ScalarType t, F&& f) {
     default: return false;
   }
 }
+
+// The element types of a per-channel or per-token Q/DQ kernel.
+template <typename C, typename Q, typename T>
+struct QdqTypes {
+  using Compute = C;  // double for Double scales (the eager reference's
+                      // promotion), float otherwise
+  using Quant = Q;    // the quantized storage type
+  using Float = T;    // the floating type: Float, Double, Half, BFloat16
+};
+
+// Calls f(QdqTypes<C, Q, T>{}) for the dtypes of `quantized`, `floating`
+// and `scales`; calls nothing for other types (the caller has checked
+// them).
+template <typename F>
+void visit_qdq_types(Tensor quantized, Tensor floating, Tensor scales, F&& f) {
+  const bool wide = scales.scalar_type() == ScalarType::Double;
+  (void)visit_quantized_dtype(quantized.scalar_type(), [&](auto qtag) {
+    // decay_t: inside the inner lambda GCC sees the captured qtag as a
+    // reference.
+    using Q = typename std::decay_t<decltype(qtag)>::type;
+    (void)visit_storage_dtype(floating.scalar_type(), [&](auto tag) {
+      using T = typename decltype(tag)::type;
+      if constexpr (std::is_floating_point<T>::value || is_reduced_float_v<T>) {
+        if (wide) {
+          f(QdqTypes<double, Q, T>{});
+        } else {
+          f(QdqTypes<float, Q, T>{});
+        }
+      }
+    });
+  });
+}
+
+// Fails unless out's dtype is `want` (the value of the argument `what`).
+bool check_out_dtype(KernelArgs& args, Tensor out, int64_t want, const char* what);
+
+// The token layout of the per-token Q/DQ kernels: every last-dim row of
+// `input` is a token (a 0-D input is one token of width 1). Checks that
+// scales is floating, zero_points a supported dtype, that input, scales
+// and zero_points are contiguous, and that scales and zero_points hold one
+// element per token; sets *tokens and *width.
+bool check_per_token(KernelArgs& args, Tensor input, Tensor scales, Tensor zero_points,
+                     int64_t* tokens, int64_t* width);
 
 // Checks that `t` (the quantized tensor) has the ScalarType the `dtype`
 // argument names, that it is a quantized storage type, and that

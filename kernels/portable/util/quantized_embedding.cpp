@@ -144,4 +144,35 @@ bool run_quantized_embedding(KernelArgs& a, const QuantizedEmbeddingArgs& e, int
   return true;
 }
 
+void quantized_embedding_boxed(KernelContext& ctx, Span<EValue*> args, int bits,
+                               bool dtype_variant) {
+  const char* name = nullptr;
+  if (bits == 8) {
+    name = dtype_variant ? "quantized_decomposed::embedding_byte.dtype_out"
+                         : "quantized_decomposed::embedding_byte.out";
+  } else if (bits == 4) {
+    name = dtype_variant ? "quantized_decomposed::embedding_4bit.dtype_out"
+                         : "quantized_decomposed::embedding_4bit.out";
+  } else {
+    name = dtype_variant ? "quantized_decomposed::embedding_2bit.dtype_out"
+                         : "quantized_decomposed::embedding_2bit.out";
+  }
+  KernelArgs a(ctx, args, name, dtype_variant ? 9 : 8);
+  QuantizedEmbeddingArgs e;
+  e.weight = a.tensor(0);
+  e.scales = a.tensor(1);
+  e.zero_points = a.optional_tensor(2);
+  e.quant_min = a.int_value(3);
+  e.quant_max = a.int_value(4);
+  e.indices = a.tensor(5);
+  e.dtype_variant = dtype_variant;
+  if (dtype_variant) {
+    e.dtype = a.optional_enum(6);
+  }
+  e.out = a.tensor(dtype_variant ? 7 : 6);
+  if (a.ok()) {
+    (void)run_quantized_embedding(a, e, bits);
+  }
+}
+
 }  // namespace ember

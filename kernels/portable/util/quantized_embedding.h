@@ -40,4 +40,15 @@ struct QuantizedEmbeddingArgs {
 // Returns false after failing the kernel.
 bool run_quantized_embedding(KernelArgs& args, const QuantizedEmbeddingArgs& e, int bits);
 
+// The whole boxed kernel of quantized_decomposed::embedding_<bits>.out
+// (dtype_variant false) or .dtype_out (true): unpacks the arguments by the schema above and runs the lookup.
+void quantized_embedding_boxed(KernelContext& ctx, Span<EValue*> args, int bits,
+                               bool dtype_variant);
+
+// The boxed kernel for one bit width and variant, for registration.
+template <int Bits, bool DtypeVariant>
+void quantized_embedding_kernel(KernelContext& ctx, Span<EValue*> args) {
+  quantized_embedding_boxed(ctx, args, Bits, DtypeVariant);
+}
+
 }  // namespace ember

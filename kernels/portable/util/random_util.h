@@ -22,6 +22,8 @@
 #include <type_traits>
 
 #include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/shape_util.h"
+#include "runtime/kernel/kernel_args.h"
 
 namespace ember {
 
@@ -67,6 +69,36 @@ constexpr int significand_bits() {
     static_assert(std::is_same<T, BFloat16>::value, "a floating type");
     return 8;
   }
+}
+
+// The boxed body shared by rand.out and randn.out (`name`, schema
+// (SymInt[] size, *, Tensor(a!) out)): checks size and out (contiguous,
+// Float, Double, Half or BFloat16), resizes out to size, takes the call's
+// stream and calls fill(stream, numel, T* data) with out's element type.
+template <typename Fill>
+void random_out_boxed(KernelContext& ctx, Span<EValue*> args, const char* name, Fill fill) {
+  KernelArgs a(ctx, args, name, 3);
+  const Span<int64_t> size = a.int_list(0);
+  const Tensor out = a.tensor(1);
+  Shape shape;
+  if (!a.ok() || !to_shape(a, size, "size", &shape) || !check_contiguous(a, out, "out")) {
+    return;
+  }
+  const ScalarType type = out.scalar_type();
+  const bool floating = visit_float_double_half_bfloat16_dtype(type, [](auto) {});
+  if (!floating) {
+    a.fail(Error::InvalidArgument,
+           "out must be Float, Double, Half or BFloat16, got %s", scalar_type_name(type));
+    return;
+  }
+  if (!resize_out(a, out, shape.span())) {
+    return;
+  }
+  const RandomStream stream = next_random_stream();
+  visit_float_double_half_bfloat16_dtype(type, [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    fill(stream, out.numel(), out.mutable_data_ptr<T>());
+  });
 }
 
 }  // namespace ember
