@@ -23,66 +23,28 @@
 #include "extension/data_loader/buffer_data_loader.h"
 #include "extension/module/module.h"
 #include "runtime/core/error_message.h"
+#include "test/op_suite/op_suite_programs.h"
 
 namespace ember::testing {
 namespace {
 
 const std::string kDir = EMBER_LLM_OPS_DIR;
 
-struct Entry {
-  double rtol = 0;
-  double atol = 0;
-  std::string ops;
-};
+// A tolerance the MANIFEST does not state is exact.
+double stated(double tolerance) { return tolerance < 0 ? 0.0 : tolerance; }
 
-std::map<std::string, Entry> read_manifest() {
-  std::map<std::string, Entry> entries;
-  std::ifstream in(kDir + "/MANIFEST");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream words(line);
-    std::string name, word;
-    words >> name;
-    Entry e;
-    while (words >> word) {
-      if (word.rfind("rtol=", 0) == 0) e.rtol = std::stod(word.substr(5));
-      if (word.rfind("atol=", 0) == 0) e.atol = std::stod(word.substr(5));
-      if (word.rfind("ops=", 0) == 0) e.ops = word.substr(4);
-    }
-    entries[name] = e;
-  }
-  return entries;
-}
-
-std::vector<std::string> fixture_names() {
-  std::vector<std::string> names;
-  if (!std::filesystem::exists(kDir)) return names;
-  for (const auto& entry : std::filesystem::directory_iterator(kDir)) {
-    if (entry.path().extension() == ".bpte") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+std::vector<std::string> fixture_names() { return bundled_program_names(kDir); }
 
 class LlmOps : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(LlmOps, TestCasesVerifyInOrder) {
   const std::string name = GetParam();
-  static const std::map<std::string, Entry> manifest = read_manifest();
+  static const std::map<std::string, ManifestEntry> manifest = read_manifest(kDir);
   auto found = manifest.find(name);
   ASSERT_NE(found, manifest.end()) << name << " is missing from MANIFEST";
 
-  std::ifstream in(kDir + "/" + name + ".bpte", std::ios::binary);
-  const std::vector<uint8_t> raw((std::istreambuf_iterator<char>(in)),
-                                 std::istreambuf_iterator<char>());
-  // 32-byte aligned copy, so the embedded program is aligned.
-  std::vector<uint64_t> aligned((raw.size() + 7) / 8 + 4);
-  uint8_t* bytes = reinterpret_cast<uint8_t*>(aligned.data());
-  bytes = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(bytes) + 31) & ~uintptr_t(31));
-  std::memcpy(bytes, raw.data(), raw.size());
-
-  Result<BundledProgram> bundle = BundledProgram::from(bytes, raw.size());
+  const AlignedFile file(kDir + "/" + name + ".bpte");
+  Result<BundledProgram> bundle = BundledProgram::from(file.data(), file.size());
   ASSERT_TRUE(bundle.ok()) << last_error_message();
   Result<std::unique_ptr<Module>> module = Module::load(std::make_unique<BufferDataLoader>(
       bundle->program_data(), bundle->program_size()));
@@ -97,8 +59,8 @@ TEST_P(LlmOps, TestCasesVerifyInOrder) {
     ASSERT_EQ(load_bundled_input(**method, *bundle, k), Error::Ok) << last_error_message();
     ASSERT_EQ((*method)->execute(), Error::Ok) << last_error_message();
     OutputReport reports[8];
-    const Error err = verify_method_outputs(**method, *bundle, k, found->second.rtol,
-                                            found->second.atol, reports, 8);
+    const Error err = verify_method_outputs(**method, *bundle, k, stated(found->second.rtol),
+                                            stated(found->second.atol), reports, 8);
     // A later step depends on this one's cache writes: stop at the first.
     ASSERT_EQ(err, Error::Ok) << last_error_message();
   }
@@ -112,7 +74,7 @@ INSTANTIATE_TEST_SUITE_P(Upstream, LlmOps, ::testing::ValuesIn(fixture_names()),
 
 // Every operator this suite is for appears in some fixture's program.
 TEST(LlmOpsManifest, CoversTheOperators) {
-  const std::map<std::string, Entry> manifest = read_manifest();
+  const std::map<std::string, ManifestEntry> manifest = read_manifest(kDir);
   std::string all;
   for (const auto& [name, e] : manifest) all += e.ops + ",";
   for (const char* op : {"llama::custom_sdpa.out", "llama::sdpa_with_kv_cache.out",

@@ -1,6 +1,8 @@
-// Reads the operator tables of the op-suite programs: the set of operator
-// names ("aten::add.out") used by the program inside every <dir>/*.bpte.
-// Shared by the operator coverage test (every registered operator is
+// Directories of generated bundled programs (<dir>/*.bpte plus a MANIFEST
+// with one line per file: "<name> rtol=<r|-> atol=<a|-> ops=<a,b,...>"):
+// reading the files 32-byte aligned, the MANIFEST, and the operator tables
+// of the programs inside. Shared by the op suite, the LLM-operator
+// fixtures, the operator coverage test (every registered operator is
 // tested) and the upstream coverage test (every upstream portable operator
 // has an op-suite case). Test-only code: gtest failures name the file.
 #pragma once
@@ -13,7 +15,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -22,6 +26,67 @@
 #include "schema/program_generated.h"
 
 namespace ember::testing {
+
+// A file's bytes at a 32-byte aligned address (so the program inside a
+// bundle is aligned as the loader requires).
+class AlignedFile {
+ public:
+  explicit AlignedFile(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    const std::vector<char> raw((std::istreambuf_iterator<char>(in)),
+                                std::istreambuf_iterator<char>());
+    storage_.resize(raw.size() / 8 + 5);
+    data_ = reinterpret_cast<uint8_t*>(
+        (reinterpret_cast<uintptr_t>(storage_.data()) + 31) & ~uintptr_t(31));
+    if (!raw.empty()) std::memcpy(data_, raw.data(), raw.size());
+    size_ = raw.size();
+  }
+  const uint8_t* data() const { return data_; }
+  size_t size() const { return size_; }
+
+ private:
+  std::vector<uint64_t> storage_;
+  uint8_t* data_ = nullptr;
+  size_t size_ = 0;
+};
+
+// One MANIFEST line: a tolerance below 0 means "not stated".
+struct ManifestEntry {
+  double rtol = -1;
+  double atol = -1;
+  std::string ops;
+};
+
+inline std::map<std::string, ManifestEntry> read_manifest(const std::string& dir) {
+  std::map<std::string, ManifestEntry> entries;
+  std::ifstream in(dir + "/MANIFEST");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream words(line);
+    std::string name, word;
+    words >> name;
+    ManifestEntry e;
+    while (words >> word) {
+      if (word.rfind("rtol=", 0) == 0 && word != "rtol=-") e.rtol = std::stod(word.substr(5));
+      if (word.rfind("atol=", 0) == 0 && word != "atol=-") e.atol = std::stod(word.substr(5));
+      if (word.rfind("ops=", 0) == 0) e.ops = word.substr(4);
+    }
+    entries[name] = e;
+  }
+  return entries;
+}
+
+// The stems of <dir>/*.bpte, sorted; empty when the directory is missing.
+inline std::vector<std::string> bundled_program_names(const std::string& dir) {
+  std::vector<std::string> names;
+  if (!std::filesystem::exists(dir)) return names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    if (entry.path().extension() == ".bpte") names.push_back(entry.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
 
 // Adds the operators of one serialized program to `names`; false when the
 // program does not verify.
@@ -49,15 +114,8 @@ inline bool add_program_operators(const uint8_t* program, size_t size,
 // naming the file when it cannot be read.
 inline std::set<std::string> operators_in_bundled_program(const std::filesystem::path& path) {
   std::set<std::string> names;
-  std::ifstream in(path, std::ios::binary);
-  const std::vector<char> raw((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
-  // Keep the bundle 32-byte aligned so the embedded program is aligned.
-  std::vector<uint64_t> storage(raw.size() / 8 + 5);
-  uint8_t* bytes = reinterpret_cast<uint8_t*>(
-      (reinterpret_cast<uintptr_t>(storage.data()) + 31) & ~uintptr_t(31));
-  std::memcpy(bytes, raw.data(), raw.size());
-  Result<BundledProgram> bundle = BundledProgram::from(bytes, raw.size());
+  const AlignedFile file(path);
+  Result<BundledProgram> bundle = BundledProgram::from(file.data(), file.size());
   if (!bundle.ok()) {
     ADD_FAILURE() << path.filename() << ": " << last_error_message();
     return names;

@@ -20,6 +20,7 @@
 #include "extension/data_loader/buffer_data_loader.h"
 #include "extension/module/module.h"
 #include "runtime/core/error_message.h"
+#include "test/op_suite/op_suite_programs.h"
 
 namespace ember::testing {
 namespace {
@@ -43,61 +44,15 @@ Tolerance default_tolerance(ScalarType t) {
   }
 }
 
-struct ManifestEntry {
-  double rtol = -1;
-  double atol = -1;
-  std::string ops;
-};
-
-std::map<std::string, ManifestEntry> read_manifest() {
-  std::map<std::string, ManifestEntry> entries;
-  std::ifstream in(kOpsDir + "/MANIFEST");
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#') continue;
-    std::istringstream words(line);
-    std::string name, word;
-    words >> name;
-    ManifestEntry e;
-    while (words >> word) {
-      if (word.rfind("rtol=", 0) == 0 && word != "rtol=-") e.rtol = std::stod(word.substr(5));
-      if (word.rfind("atol=", 0) == 0 && word != "atol=-") e.atol = std::stod(word.substr(5));
-      if (word.rfind("ops=", 0) == 0) e.ops = word.substr(4);
-    }
-    entries[name] = e;
-  }
-  return entries;
-}
-
-std::vector<std::string> case_names() {
-  std::vector<std::string> names;
-  if (!std::filesystem::exists(kOpsDir)) return names;
-  for (const auto& entry : std::filesystem::directory_iterator(kOpsDir)) {
-    if (entry.path().extension() == ".bpte") names.push_back(entry.path().stem().string());
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
-
-std::vector<uint8_t> read_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::vector<uint8_t>((std::istreambuf_iterator<char>(in)),
-                              std::istreambuf_iterator<char>());
-}
+std::vector<std::string> case_names() { return bundled_program_names(kOpsDir); }
 
 class OpSuite : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(OpSuite, EveryTestCaseVerifies) {
   const std::string name = GetParam();
-  static const std::map<std::string, ManifestEntry> manifest = read_manifest();
-  const std::vector<uint8_t> raw = read_bytes(kOpsDir + "/" + name + ".bpte");
-  // Keep the bundle 32-byte aligned so the embedded program is aligned.
-  std::vector<uint64_t> aligned((raw.size() + 7) / 8 + 4);
-  uint8_t* bytes = reinterpret_cast<uint8_t*>(aligned.data());
-  bytes = reinterpret_cast<uint8_t*>((reinterpret_cast<uintptr_t>(bytes) + 31) & ~uintptr_t(31));
-  std::memcpy(bytes, raw.data(), raw.size());
-
-  Result<BundledProgram> bundle = BundledProgram::from(bytes, raw.size());
+  static const std::map<std::string, ManifestEntry> manifest = read_manifest(kOpsDir);
+  const AlignedFile file(kOpsDir + "/" + name + ".bpte");
+  Result<BundledProgram> bundle = BundledProgram::from(file.data(), file.size());
   ASSERT_TRUE(bundle.ok()) << last_error_message();
   Result<std::unique_ptr<Module>> module = Module::load(std::make_unique<BufferDataLoader>(
       bundle->program_data(), bundle->program_size()));
@@ -137,7 +92,7 @@ INSTANTIATE_TEST_SUITE_P(Generated, OpSuite, ::testing::ValuesIn(case_names()),
 // Prints how much the suite covers (operators and test cases).
 TEST(OpSuiteSummary, CountsOperatorsAndCases) {
   const std::vector<std::string> names = case_names();
-  const std::map<std::string, ManifestEntry> manifest = read_manifest();
+  const std::map<std::string, ManifestEntry> manifest = read_manifest(kOpsDir);
   std::set<std::string> ops;
   for (const auto& name : names) {
     auto found = manifest.find(name);
@@ -148,10 +103,8 @@ TEST(OpSuiteSummary, CountsOperatorsAndCases) {
   }
   size_t total_cases = 0;
   for (const auto& name : names) {
-    const std::vector<uint8_t> raw = read_bytes(kOpsDir + "/" + name + ".bpte");
-    std::vector<uint64_t> aligned((raw.size() + 7) / 8);
-    std::memcpy(aligned.data(), raw.data(), raw.size());
-    Result<BundledProgram> bundle = BundledProgram::from(aligned.data(), raw.size());
+    const AlignedFile file(kOpsDir + "/" + name + ".bpte");
+    Result<BundledProgram> bundle = BundledProgram::from(file.data(), file.size());
     ASSERT_TRUE(bundle.ok()) << name << ": " << last_error_message();
     total_cases += *bundle->num_test_cases("forward");
   }
