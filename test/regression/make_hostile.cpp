@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "test/regression/hostile_file_util.h"
 #include "schema/bundled_program_schema_generated.h"
 #include "schema/program_generated.h"
 
@@ -19,53 +20,17 @@ namespace fb = ember_fb;
 namespace bfb = ember_bundled_fb;
 using flatbuffers::FlatBufferBuilder;
 using flatbuffers::Offset;
-using Bytes = std::vector<uint8_t>;
+using ember::hostile::Bytes;
+using ember::hostile::field;
+using ember::hostile::patch;
+using ember::hostile::read;
 
 std::string g_models;
 std::string g_out;
 
-Bytes read(const std::string& path) {
-  Bytes bytes;
-  FILE* f = fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    fprintf(stderr, "cannot open %s\n", path.c_str());
-    exit(1);
-  }
-  uint8_t buf[65536];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), f)) > 0) bytes.insert(bytes.end(), buf, buf + n);
-  fclose(f);
-  return bytes;
-}
-
-void write(const std::string& name, const Bytes& bytes) {
-  const std::string path = g_out + "/" + name;
-  FILE* f = fopen(path.c_str(), "wb");
-  if (f == nullptr ||
-      (!bytes.empty() && fwrite(bytes.data(), 1, bytes.size(), f) != bytes.size())) {
-    fprintf(stderr, "cannot write %s\n", path.c_str());
-    exit(1);
-  }
-  fclose(f);
-  printf("%s (%zu bytes)\n", name.c_str(), bytes.size());
-}
+void write(const std::string& name, const Bytes& bytes) { ember::hostile::write(g_out, name, bytes); }
 
 Bytes fixture(const char* name) { return read(g_models + "/" + name + "/model.pte"); }
-
-template <typename T>
-const uint8_t* field(const T* table, flatbuffers::voffset_t f) {
-  return reinterpret_cast<const flatbuffers::Table*>(table)->GetAddressOf(f);
-}
-
-template <typename T>
-void patch(Bytes& bytes, const void* address, T value) {
-  if (address == nullptr) {
-    fprintf(stderr, "field not present\n");
-    exit(1);
-  }
-  std::memcpy(bytes.data() + (static_cast<const uint8_t*>(address) - bytes.data()), &value,
-              sizeof(T));
-}
 
 const fb::ExecutionPlan* plan(const Bytes& b) {
   return fb::GetProgram(b.data())->execution_plan()->Get(0);
