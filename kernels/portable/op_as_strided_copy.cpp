@@ -67,10 +67,11 @@ void as_strided_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!resize_out(a, out, shape.span())) {
     return;
   }
-  const char* base = static_cast<const char*>(self.const_data_ptr());
-  if (shape.numel() > 0) {
-    base += offset * int64_t(self.element_size());
+  if (shape.numel() == 0) {
+    return;  // nothing to read: the strides (any size) are never applied
   }
+  const char* base = static_cast<const char*>(self.const_data_ptr()) +
+                     offset * int64_t(self.element_size());
   copy_strided_view(base, self.scalar_type(), stride.data(), out);
 }
 

@@ -41,7 +41,7 @@ class OwnedTensor {
   template <typename T>
   std::vector<T> values() const {
     std::vector<T> out(size_t(impl_->numel()));
-    std::memcpy(out.data(), storage_.data(), out.size() * sizeof(T));
+    if (!out.empty()) std::memcpy(out.data(), storage_.data(), out.size() * sizeof(T));
     return out;
   }
 
@@ -59,7 +59,9 @@ std::unique_ptr<OwnedTensor> make_tensor(ScalarType type,
                                          std::vector<SizesType> sizes,
                                          const std::vector<T>& values) {
   auto t = std::make_unique<OwnedTensor>(type, std::move(sizes));
-  std::memcpy(t->template data<T>(), values.data(), values.size() * sizeof(T));
+  if (!values.empty()) {
+    std::memcpy(t->template data<T>(), values.data(), values.size() * sizeof(T));
+  }
   return t;
 }
 

@@ -49,7 +49,10 @@ void make_plan_from_strides(Tensor out,
     }
     bool merge = n > 0;
     for (size_t k = 0; merge && k < plan->num_operands; ++k) {
-      merge = plan->strides[k][n - 1] == stride_of(k, d) * size;
+      // A product that overflows cannot equal a real stride: no merge.
+      int64_t span = 0;
+      merge = !__builtin_mul_overflow(stride_of(k, d), size, &span) &&
+              plan->strides[k][n - 1] == span;
     }
     if (merge) {
       plan->sizes[n - 1] *= size;
