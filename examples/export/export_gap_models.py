@@ -31,6 +31,9 @@ import types
 import torch
 import torch.nn as nn
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from export_op_suite import program_ops  # noqa: E402
+
 
 def torchvision():
     sys.modules.setdefault("torchvision._meta_registrations",
@@ -93,14 +96,6 @@ MODELS = {
     "swin_t": (lambda: torchvision().models.swin_t(weights=None), (1, 3, 224, 224)),
     "style_transfer": (StyleTransfer, (1, 3, 128, 128)),
 }
-
-
-def program_ops(prog):
-    ops = set()
-    for plan in prog.executorch_program.execution_plan:
-        for op in plan.operators:
-            ops.add(f"{op.name}.{op.overload}" if op.overload else op.name)
-    return sorted(ops)
 
 
 def export(name, out):

@@ -42,6 +42,11 @@ import torch.ao.quantization.fx._decomposed  # noqa: F401,E402
 import executorch.exir.passes._quant_patterns_and_replacements  # noqa: F401,E402
 import executorch.kernels.quantized  # noqa: F401,E402
 
+# The op suite's exporter: the operator table of a program and the check in
+# upstream's bundled runtime, shared rather than copied.
+sys.path.insert(0, HERE)
+from export_op_suite import check_case, program_ops  # noqa: E402
+
 Q = torch.ops.quantized_decomposed
 L = torch.ops.llama
 
@@ -330,14 +335,6 @@ def per_token_qdq():
 
 # --- export -----------------------------------------------------------------
 
-def program_ops(et_prog):
-    ops = set()
-    for plan in et_prog.executorch_program.execution_plan:
-        for op in plan.operators:
-            ops.add(f"{op.name}.{op.overload}" if op.overload else op.name)
-    return sorted(ops)
-
-
 def export_fixture(name, build, out):
     from executorch.devtools import BundledProgram
     from executorch.devtools.bundled_program.config import MethodTestCase, MethodTestSuite
@@ -367,22 +364,6 @@ def export_fixture(name, build, out):
     return program_ops(et_prog), len(data)
 
 
-def check_fixture(path, rtol, atol):
-    from executorch.extension.pybindings.portable_lib import (
-        _load_bundled_program_from_buffer,
-    )
-    from executorch.devtools.bundled_program.serialize import (
-        deserialize_from_flatbuffer_to_bundled_program,
-    )
-
-    with open(path, "rb") as f:
-        data = f.read()
-    n = len(deserialize_from_flatbuffer_to_bundled_program(data).method_test_suites[0].test_cases)
-    module = _load_bundled_program_from_buffer(data)
-    for k in range(n):
-        module.verify_result_with_bundled_expected_output("forward", k, rtol, atol)
-
-
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--out", default=os.path.join(HERE, "..", "..", "test", "models",
@@ -401,7 +382,7 @@ def main():
         lines.append(f"{name} rtol={rtol} atol={atol} ops={','.join(ops)}")
         if args.check:
             try:
-                check_fixture(os.path.join(args.out, f"{name}.bpte"), rtol, atol)
+                check_case(os.path.join(args.out, f"{name}.bpte"), rtol, atol)
             except Exception as e:
                 failures.append(f"{name}: upstream runtime check failed: {e}")
     with open(os.path.join(args.out, "MANIFEST"), "w") as f:
