@@ -350,6 +350,10 @@ Error load_bundled_input(Method& method, const BundledProgram& bundle,
       return err;
     }
   }
+  // Runs traced from now on say which test case's inputs they ran on.
+  if (method.event_tracer() != nullptr) {
+    method.event_tracer()->set_bundled_input_index(int32_t(testset_index));
+  }
   return Error::Ok;
 }
 

@@ -18,6 +18,7 @@
 #include "runtime/core/data_loader.h"
 #include "runtime/core/error.h"
 #include "runtime/core/evalue.h"
+#include "runtime/core/event_tracer.h"
 #include "runtime/core/freeable_buffer.h"
 #include "runtime/core/memory_allocator.h"
 #include "runtime/core/result.h"
@@ -90,13 +91,25 @@ class BackendInitContext final {
 
 class BackendExecutionContext final {
  public:
-  explicit BackendExecutionContext(MemoryAllocator* temp_allocator)
-      : temp_allocator_(temp_allocator) {}
+  explicit BackendExecutionContext(MemoryAllocator* temp_allocator,
+                                   EventTracer* event_tracer = nullptr,
+                                   const char* method_name = "")
+      : temp_allocator_(temp_allocator),
+        event_tracer_(event_tracer),
+        method_name_(method_name) {}
   // Scratch memory for this call only; may be null.
   MemoryAllocator* temp_allocator() const { return temp_allocator_; }
+  // The method's tracer, or null. A backend reports its own steps with the
+  // *_delegate calls (runtime/core/event_tracer.h) and logs step outputs
+  // with log_delegate_output() when debug_level() is IntermediateOutputs.
+  // The tracer already knows the chain and instruction of this call.
+  EventTracer* event_tracer() const { return event_tracer_; }
+  const char* method_name() const { return method_name_; }
 
  private:
   MemoryAllocator* temp_allocator_;
+  EventTracer* event_tracer_;
+  const char* method_name_;
 };
 
 class BackendInterface {

@@ -28,6 +28,7 @@ Method::Method(Method&& other) noexcept
       fusions_(other.fusions_),
       num_fusions_(other.num_fusions_),
       fusion_enabled_(other.fusion_enabled_),
+      event_tracer_(other.event_tracer_),
       external_(other.external_),
       num_external_(other.num_external_) {
   other.external_ = nullptr;
@@ -271,7 +272,7 @@ Error Method::run_kernel(const Instruction& ins, size_t chain, size_t pc) {
 
 Error Method::run_delegate(const Instruction& ins, size_t chain, size_t pc) {
   const Delegate& delegate = delegates_[ins.index];
-  BackendExecutionContext context(memory_manager_->temp_allocator());
+  BackendExecutionContext context(memory_manager_->temp_allocator(), event_tracer_, name());
   clear_error_message();
   const Error err = delegate.backend->execute(context, delegate.handle,
                                               Span<EValue*>(ins.args, ins.num_args));
@@ -285,13 +286,44 @@ Error Method::run_delegate(const Instruction& ins, size_t chain, size_t pc) {
   return err;
 }
 
-Error Method::execute() {
-  clear_error_message();
-  for (size_t i = 0; i < inputs_size(); ++i) {
-    EMBER_CHECK_OR_RETURN(input_set_[i], Error::InvalidState,
-                          "method '%s': input %zu was not set", shown_name().c_str(), i);
+Error Method::run_instruction(const Instruction& ins, size_t c, size_t pc,
+                              bool allow_fusion, size_t* next) {
+  *next = pc + 1;
+  switch (ins.kind) {
+    case InstructionKind::Kernel: {
+      bool fused = false;
+      if (ins.fusion != 0 && allow_fusion) {
+        const Error err = run_fused(ins, c, pc, &fused);
+        if (fused) {
+          *next = pc + fusions_[ins.fusion - 1].pattern->count;
+          return err;
+        }
+      }
+      return run_kernel(ins, c, pc);
+    }
+    case InstructionKind::Delegate:
+      return run_delegate(ins, c, pc);
+    case InstructionKind::Move:
+      values_[size_t(ins.b)] = values_[size_t(ins.a)];
+      return Error::Ok;
+    case InstructionKind::JumpFalse: {
+      Result<bool> cond = read_condition(ins.a);
+      if (!cond.ok()) {
+        return cond.error();
+      }
+      if (!*cond) {
+        *next = size_t(ins.b);
+      }
+      return Error::Ok;
+    }
+    case InstructionKind::Free:
+      // Planned memory belongs to the memory plan; nothing to release.
+      return Error::Ok;
   }
-  EMBER_RETURN_IF_ERROR(check_io_memory());
+  return Error::Internal;
+}
+
+Error Method::run_chains() {
   MemoryAllocator* temp = memory_manager_->temp_allocator();
   uint64_t steps = 0;
   for (size_t c = 0; c < num_chains_; ++c) {
@@ -305,39 +337,9 @@ Error Method::execute() {
                             shown_name().c_str(), instruction_limit_, c, pc);
       const Instruction& ins = chain.instructions[pc];
       size_t next = pc + 1;
-      Error err = Error::Ok;
-      switch (ins.kind) {
-        case InstructionKind::Kernel: {
-          bool fused = false;
-          if (ins.fusion != 0 && fusion_enabled_) {
-            err = run_fused(ins, c, pc, &fused);
-          }
-          if (fused) {
-            next = pc + fusions_[ins.fusion - 1].pattern->count;
-          } else {
-            err = run_kernel(ins, c, pc);
-          }
-          break;
-        }
-        case InstructionKind::Delegate:
-          err = run_delegate(ins, c, pc);
-          break;
-        case InstructionKind::Move:
-          values_[size_t(ins.b)] = values_[size_t(ins.a)];
-          break;
-        case InstructionKind::JumpFalse: {
-          Result<bool> cond = read_condition(ins.a);
-          if (!cond.ok()) {
-            err = cond.error();
-          } else if (!*cond) {
-            next = size_t(ins.b);
-          }
-          break;
-        }
-        case InstructionKind::Free:
-          // Planned memory belongs to the memory plan; nothing to release.
-          break;
-      }
+      const Error err = event_tracer_ == nullptr
+                            ? run_instruction(ins, c, pc, fusion_enabled_, &next)
+                            : run_traced(ins, c, pc, &next);
       if (temp != nullptr) {
         temp->reset();
       }
@@ -348,6 +350,36 @@ Error Method::execute() {
     }
   }
   return Error::Ok;
+}
+
+Error Method::execute() {
+  clear_error_message();
+  EventTracer* tracer = event_tracer_;
+  EventTracerEntry run;
+  if (tracer != nullptr) {
+    tracer->create_event_block("Execute");
+    run = tracer->start_profiling("Method::execute");
+  }
+  Error err = Error::Ok;
+  for (size_t i = 0; i < inputs_size() && err == Error::Ok; ++i) {
+    if (!input_set_[i]) {
+      set_error_message("method '%s': input %zu was not set", shown_name().c_str(), i);
+      err = Error::InvalidState;
+    }
+  }
+  if (err == Error::Ok) {
+    err = check_io_memory();
+  }
+  if (err == Error::Ok) {
+    err = run_chains();
+  }
+  if (tracer != nullptr) {
+    if (err == Error::Ok) {
+      log_program_outputs();
+    }
+    tracer->end_profiling(run);
+  }
+  return err;
 }
 
 }  // namespace ember

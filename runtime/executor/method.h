@@ -21,6 +21,7 @@
 #include "runtime/backend/backend.h"
 #include "runtime/core/error_message.h"
 #include "runtime/core/evalue.h"
+#include "runtime/core/event_tracer.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/core/result.h"
 #include "runtime/executor/method_meta.h"
@@ -100,6 +101,16 @@ class Method final {
   void set_fusion_enabled(bool enabled) { fusion_enabled_ = enabled; }
   size_t num_fused_sequences() const { return num_fusions_; }
 
+  // Attaches an event tracer (runtime/core/event_tracer.h) to later
+  // execute() calls, or detaches it with null. The tracer must outlive
+  // every execute() it is attached for. While its debug level is
+  // IntermediateOutputs, fused sequences run unfused, so that every
+  // instruction's outputs exist; otherwise a fused sequence is one
+  // "OPERATOR_CALL" on its first instruction, its nested event named
+  // "fused:<pattern>".
+  void set_event_tracer(EventTracer* tracer) { event_tracer_ = tracer; }
+  EventTracer* event_tracer() const { return event_tracer_; }
+
   size_t num_values() const { return num_values_; }
   const EValue& value(size_t index) const { return values_[index]; }
 
@@ -137,7 +148,7 @@ class Method final {
 
   static Result<Method> load(const Program* program,
                              const ember_fb::ExecutionPlan* plan,
-                             MemoryManager* memory_manager);
+                             MemoryManager* memory_manager, EventTracer* event_tracer);
   // Load phases (method_load.cpp).
   Error check_planned_memory() const;
   Error parse_values();
@@ -163,6 +174,15 @@ class Method final {
   Error run_fused(const Instruction& instruction, size_t chain, size_t pc, bool* ran);
 
   // Execute helpers (method.cpp).
+  Error run_chains();
+  Error run_instruction(const Instruction& instruction, size_t chain, size_t pc,
+                        bool allow_fusion, size_t* next);
+  // Tracing (method_trace.cpp).
+  Error run_traced(const Instruction& instruction, size_t chain, size_t pc, size_t* next);
+  void operator_event_name(const Instruction& instruction, bool fused, char* out,
+                           size_t size) const;
+  void log_kernel_outputs(const Instruction& instruction) const;
+  void log_program_outputs() const;
   Error run_kernel(const Instruction& instruction, size_t chain, size_t pc);
   Error run_delegate(const Instruction& instruction, size_t chain, size_t pc);
   Result<bool> read_condition(int32_t value_index) const;
@@ -189,6 +209,7 @@ class Method final {
   FusedSequence* fusions_ = nullptr;
   size_t num_fusions_ = 0;
   bool fusion_enabled_ = true;
+  EventTracer* event_tracer_ = nullptr;
   // Buffers of EXTERNAL constant tensors (from .ptd files), held for the
   // Method's life.
   FreeableBuffer* external_ = nullptr;

@@ -39,7 +39,8 @@ T* allocate_or_report(MemoryAllocator* allocator, size_t n, const char* method,
 }  // namespace
 
 Result<Method> Method::load(const Program* program, const ember_fb::ExecutionPlan* plan,
-                            MemoryManager* memory_manager) {
+                            MemoryManager* memory_manager, EventTracer* event_tracer) {
+  EventTracerScope traced(event_tracer, "Method::init");
   const char* name = plan->name()->c_str();
   EMBER_CHECK_OR_RETURN(memory_manager != nullptr &&
                             memory_manager->method_allocator() != nullptr,
@@ -48,6 +49,7 @@ Result<Method> Method::load(const Program* program, const ember_fb::ExecutionPla
                         "is required",
                         name);
   Method method(program, plan, memory_manager);
+  method.event_tracer_ = event_tracer;
   EMBER_RETURN_IF_ERROR(method.check_planned_memory());
   EMBER_RETURN_IF_ERROR(method.parse_values());
   EMBER_RETURN_IF_ERROR(method.resolve_operators_and_backends());

@@ -378,15 +378,19 @@ Result<MethodMeta> Program::method_meta(const char* method_name) const {
   return MethodMeta(plan);
 }
 
-Result<Method> Program::load_method(const char* method_name,
-                                    MemoryManager* memory_manager) const {
+Result<Method> Program::load_method(const char* method_name, MemoryManager* memory_manager,
+                                    EventTracer* event_tracer) const {
   clear_error_message();
+  if (event_tracer != nullptr) {
+    event_tracer->create_event_block("Default");
+  }
+  EventTracerScope traced(event_tracer, "Program::load_method");
   const ember_fb::ExecutionPlan* plan = find_plan(method_name);
   if (plan == nullptr) {
     return no_such_method(method_name);
   }
   EMBER_RETURN_IF_ERROR(validate_execution_plan(*this, plan));
-  return Method::load(this, plan, memory_manager);
+  return Method::load(this, plan, memory_manager, event_tracer);
 }
 
 bool Program::constant_in_range(uint32_t index, size_t nbytes) const {

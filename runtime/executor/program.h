@@ -85,8 +85,10 @@ class Program final {
   // Loads a method. Memory comes from `memory_manager`, which must outlive
   // the Method. On failure, last_error_message() names the cause (every
   // missing operator, an unregistered backend, a bad index...).
-  Result<Method> load_method(const char* method_name,
-                             MemoryManager* memory_manager) const;
+  // `event_tracer` (optional) records the load ("Default" block) and stays
+  // attached to the Method (see Method::set_event_tracer).
+  Result<Method> load_method(const char* method_name, MemoryManager* memory_manager,
+                             EventTracer* event_tracer = nullptr) const;
 
   // ---- Used by Method while loading; not needed by applications. ----
   const ember_fb::Program* flatbuffer() const { return program_; }

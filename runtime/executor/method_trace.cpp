@@ -1,0 +1,112 @@
+// Method execution with an event tracer attached: the events upstream's
+// runtime reports around each instruction (see runtime/core/event_tracer.h).
+// Only runs when a tracer is attached; the untraced loop never calls here.
+#include <cstdio>
+#include <cstring>
+
+#include "runtime/executor/method.h"
+#include "schema/program_generated.h"
+
+namespace ember {
+namespace {
+
+const char* instruction_event_name(uint8_t kind) {
+  static const char* const kNames[] = {"OPERATOR_CALL", "DELEGATE_CALL", "MOVE_CALL",
+                                       "JF_CALL", "FREE_CALL"};
+  return kind < 5 ? kNames[kind] : "UNKNOWN_CALL";
+}
+
+// How many values a kernel call returns: the boxed convention puts the
+// return values last, and an out-variant's returns are its out arguments
+// again (the same values), so the longest repeated tail is the return
+// list. Without a repeat, the last argument is the (single) result.
+size_t kernel_output_count(EValue* const* args, size_t n) {
+  for (size_t k = n / 2; k >= 1; --k) {
+    bool repeated = true;
+    for (size_t i = 0; i < k && repeated; ++i) {
+      repeated = args[n - k + i] == args[n - 2 * k + i];
+    }
+    if (repeated) {
+      return k;
+    }
+  }
+  return n > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+// "native_call_convolution.out" (aten's namespace dropped, as upstream's
+// generated kernel wrappers name the event), or "fused:<pattern>".
+void Method::operator_event_name(const Instruction& ins, bool fused, char* out,
+                                 size_t size) const {
+  if (fused) {
+    std::snprintf(out, size, "fused:%s", fusions_[ins.fusion - 1].pattern->name);
+    return;
+  }
+  const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
+  const char* name = op->name()->c_str();
+  if (std::strncmp(name, "aten::", 6) == 0) {
+    name += 6;
+  }
+  const char* overload = op->overload() != nullptr ? op->overload()->c_str() : "";
+  std::snprintf(out, size, "native_call_%s%s%s", name, overload[0] ? "." : "", overload);
+}
+
+void Method::log_kernel_outputs(const Instruction& ins) const {
+  const size_t n = ins.num_args;
+  const size_t k = kernel_output_count(ins.args, n);
+  for (size_t i = n - k; i < n; ++i) {
+    event_tracer_->log_value(*ins.args[i], LoggedValueKind::IntermediateOutput);
+  }
+}
+
+void Method::log_program_outputs() const {
+  if (event_tracer_->debug_level() < EventTracerDebugLevel::ProgramOutputs) {
+    return;
+  }
+  for (size_t i = 0; i < outputs_size(); ++i) {
+    event_tracer_->log_value(get_output(i), LoggedValueKind::ProgramOutput);
+  }
+}
+
+Error Method::run_traced(const Instruction& ins, size_t c, size_t pc, size_t* next) {
+  EventTracer& tracer = *event_tracer_;
+  tracer.set_chain_instruction(int32_t(c), int32_t(pc));
+  const bool profile = tracer.profile_instructions();
+  const bool intermediates = tracer.debug_level() >= EventTracerDebugLevel::IntermediateOutputs;
+  // Intermediate outputs need every instruction's results in memory.
+  const bool allow_fusion = fusion_enabled_ && !intermediates;
+  const bool kernel = ins.kind == InstructionKind::Kernel;
+  EventTracerEntry outer;
+  EventTracerEntry inner;
+  if (profile) {
+    outer = tracer.start_profiling(instruction_event_name(uint8_t(ins.kind)));
+    if (kernel) {
+      char name[192];
+      operator_event_name(ins, allow_fusion && ins.fusion != 0, name, sizeof(name));
+      inner = tracer.start_profiling(name);
+    }
+  }
+  const Error err = run_instruction(ins, c, pc, allow_fusion, next);
+  if (profile && kernel) {
+    tracer.end_profiling(inner);
+  }
+  if (err == Error::Ok && intermediates) {
+    if (kernel) {
+      log_kernel_outputs(ins);
+    } else if (ins.kind == InstructionKind::Delegate) {
+      // Inputs and outputs alike, as upstream logs them: the call's
+      // argument list does not say which is which.
+      for (size_t i = 0; i < ins.num_args; ++i) {
+        tracer.log_value(*ins.args[i], LoggedValueKind::IntermediateOutput);
+      }
+    }
+  }
+  if (profile) {
+    tracer.end_profiling(outer);
+  }
+  tracer.set_chain_instruction(kUnsetChainIndex, kUnsetInstructionId);
+  return err;
+}
+
+}  // namespace ember
