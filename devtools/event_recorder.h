@@ -11,9 +11,20 @@
 // the run itself never fails. A tensor that does not fit in the debug
 // buffer is still recorded with its shape, and offset -1.
 //
-// Tensors are recorded as contiguous bytes with their sizes and the
-// contiguous strides of those sizes (non-contiguous dim orders are written
-// in memory order; the strides say so).
+// Tensors are recorded as contiguous bytes in logical (row-major) order
+// with their sizes and the contiguous strides of those sizes: a tensor with
+// a permuted dim order (channels-last) is gathered into row-major order, so
+// upstream's Inspector, which views the bytes by sizes alone, reads it
+// right. Empty tensors: offset -1, nothing stored.
+//
+// Keys, as upstream's ETDump writer sets them: runtime events take the
+// explicit chain/instruction when a chain is given, else the current
+// set_chain_instruction() values; delegate events and debug events take
+// the current ones. A delegate's string id (the `name` of the *_delegate
+// calls) is recorded as delegate_debug_id_str, with `name` null; the int id
+// as delegate_debug_id_int. Events before any create_event_block() go to
+// an implicit "Default" block. The recorder does not filter by debug
+// level: callers check debug_level() before logging (Method does).
 #pragma once
 
 #include <cstddef>
@@ -107,8 +118,35 @@ class EventRecorder final : public EventTracer {
   size_t event_bytes_used() const { return event_used_; }
 
  private:
-  // Layout of event_buffer_ is private to event_recorder.cpp.
-  Span<uint8_t> event_buffer_;
+  // Layout of the event buffer (event_recorder.cpp): fixed-size event
+  // records grow up from the start, everything of variable size (names,
+  // tensor shapes, metadata, block records) grows down from the end.
+  struct EventSlot;
+  struct BlockSlot;
+  struct TensorSlot;
+
+  EventSlot* slot(size_t index) const;
+  const BlockSlot* block_slot(size_t index) const;
+  // Reserves `bytes` (8-byte aligned) at the tail; 0 when it does not fit.
+  size_t tail_alloc(size_t bytes);
+  size_t copy_string(const char* s);  // 0 for null or no room
+  const char* string_at(size_t offset) const;
+  // Adds an event record; nullptr (and a dropped event) when full.
+  EventSlot* add_event(RecordedEventKind kind);
+  bool ensure_block();
+  bool record_tensor(TensorSlot* slot, const Tensor& t);
+  void log_tensors(const Tensor* tensors, size_t n, RecordedValue value,
+                   const char* name, int32_t delegate_debug_id);
+  void record_profile(const EventTracerEntry& entry, uint64_t end_ticks,
+                      Span<const uint8_t> metadata);
+
+  uint8_t* begin_ = nullptr;  // event buffer, 8-byte aligned part
+  uint8_t* end_ = nullptr;
+  size_t head_ = 0;           // bytes of event records from begin_
+  size_t tail_ = 0;           // start of the variable region (offset from begin_)
+  size_t last_block_ = 0;     // tail offset of the newest block record (0: none)
+  bool block_dropped_ = false;  // the newest block did not fit: drop its events
+  uint32_t epoch_ = 0;        // bumped by reset(): stale entries are dropped
   Span<uint8_t> debug_;
   size_t event_used_ = 0;
   size_t debug_used_ = 0;
