@@ -35,6 +35,7 @@
 #include "bundled_program/bundled_program.h"
 #include "examples/executor_runner/runner_inputs.h"
 #include "examples/executor_runner/runner_report.h"
+#include "examples/executor_runner/runner_trace.h"
 #include "extension/data_loader/buffer_data_loader.h"
 #include "extension/data_loader/file_data_loader.h"
 #include "extension/data_loader/mmap_data_loader.h"
@@ -84,7 +85,8 @@ DEFINE_string(data_path, "",
               "External data files (.ptd) holding the program's weights, comma-separated; "
               "keys are looked up in them in order. Opened with --loader.");
 DEFINE_bool(verbose, false,
-            "Print the runtime's debug log (e.g. how the XNNPACK delegate split its graph).");
+            "Print the runtime's debug log (e.g. how the XNNPACK delegate split its graph), "
+            "and with --profile the time of every instruction.");
 
 namespace {
 
@@ -172,6 +174,8 @@ struct Session {
   std::vector<std::string> inputs;  // --inputs, split
   bool use_bundle_inputs = false;   // run the bundled test cases
   bool single = false;              // one run in all (output file names)
+  size_t total_runs = 0;            // method runs (test cases or --inputs)
+  runner::TraceSession trace;       // --profile, --etdump_path, ... (runner_trace.h)
   size_t failed_outputs = 0;
   size_t total_outputs = 0;
   std::string first_failure;
@@ -224,7 +228,7 @@ int check_flags() {
     fprintf(stderr, "error: --rtol and --atol must be non-negative numbers\n");
     return 2;
   }
-  return 0;
+  return runner::TraceSession::check_flags();
 }
 
 // Upstream's flag names (--cpu_threads, --bundleio_rtol, --bundleio_atol)
@@ -376,6 +380,7 @@ int choose_runs(Session& s) {
     }
   }
   s.single = total_runs == 1;
+  s.total_runs = total_runs;
   return 0;
 }
 
@@ -484,7 +489,7 @@ int run_test_cases(Session& s, Method& m, const std::string& name) {
 // Loads method `name` (timed) and runs it.
 int run_method(Session& s, const std::string& name) {
   const auto method_start = Clock::now();
-  Result<Method*> method = s.module->method(name);
+  Result<Method*> method = s.module->method(name, s.trace.tracer_for_load(name));
   if (!method.ok()) {
     return fail(error_text("loading method '" + shown(name) + "'", method.error()));
   }
@@ -511,6 +516,10 @@ int report(const Session& s) {
     printf("All %zu outputs of %zu test case(s) verified.\n", s.total_outputs,
            s.summary.cases.size());
   }
+  if (s.trace.comparison_failed()) {
+    return fail("intermediate outputs outside tolerance; first divergence: " +
+                s.trace.first_divergence());
+  }
   return 0;
 }
 
@@ -534,8 +543,19 @@ int main(int argc, char** argv) {
   if (const int rc = detect_model_kind(s)) return rc;
   if (const int rc = load_model(s)) return rc;
   if (const int rc = choose_runs(s)) return rc;
+  if (runner::TraceSession::requested()) {
+    const size_t executions = s.total_runs * size_t(FLAGS_num_executions);
+    if (const int rc = s.trace.start(s.module->program(), s.methods, executions,
+                                     FLAGS_num_executions)) {
+      return rc;
+    }
+  }
   for (const std::string& name : s.methods) {
     if (const int rc = run_method(s, name)) return rc;
+  }
+  if (const int rc = s.trace.finish(s.module->program(), FLAGS_rtol, FLAGS_atol, FLAGS_verbose,
+                                    s.summary)) {
+    return rc;
   }
   return report(s);
 }

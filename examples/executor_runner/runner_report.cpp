@@ -199,6 +199,9 @@ Error write_json_report(const RunSummary& s, const std::string& path) {
   }
   root["cases"] = cases;
   root["passed"] = all_passed;
+  for (const auto& [key, text] : s.extra_json) {
+    root[key] = nlohmann::json::parse(text, nullptr, false);
+  }
   std::ofstream out(path);
   out << root.dump(2) << "\n";
   EMBER_CHECK_OR_RETURN(out.good(), Error::AccessFailed, "cannot write report '%s'",

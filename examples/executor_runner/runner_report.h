@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bundled_program/bundled_program.h"
@@ -31,6 +32,9 @@ struct RunSummary {
   double program_load_ms = 0.0;
   std::vector<std::pair<std::string, double>> method_load_ms;
   std::vector<CaseResult> cases;
+  // More top-level sections of the JSON report: (key, JSON text), e.g. the
+  // profile and intermediates from runner_trace.h.
+  std::vector<std::pair<std::string, std::string>> extra_json;
 };
 
 double min_ms(const std::vector<double>& v);

@@ -173,7 +173,7 @@ std::vector<std::string> Module::method_names() const {
   return names;
 }
 
-Result<Method*> Module::method(const std::string& name) {
+Result<Method*> Module::method(const std::string& name, EventTracer* event_tracer) {
   auto found = methods_.find(name);
   if (found != methods_.end()) {
     return found->second->method.get();
@@ -212,6 +212,12 @@ Result<Method*> Module::method(const std::string& name) {
   // Start from a size proportional to the method and grow on exhaustion.
   size_t pool_size = 64 * 1024 + meta->num_instructions() * 256;
   constexpr size_t kMaxMethodPool = size_t(1) << 30;
+  // Every traced attempt records a "Default" block: with a tracer, start
+  // large (calloc maps untouched pages lazily) so one attempt is enough.
+  constexpr size_t kTracedMethodPool = size_t(64) << 20;
+  if (event_tracer != nullptr && pool_size < kTracedMethodPool) {
+    pool_size = kTracedMethodPool;
+  }
   for (; pool_size <= kMaxMethodPool; pool_size *= 4) {
     loaded->method_pool.reset(static_cast<uint8_t*>(std::calloc(pool_size, 1)));
     EMBER_CHECK_OR_RETURN(loaded->method_pool != nullptr, Error::MemoryAllocationFailed,
@@ -222,7 +228,7 @@ Result<Method*> Module::method(const std::string& name) {
         loaded->method_allocator.get(), loaded->planned_memory.get(),
         loaded->temp_allocator.get());
     Result<Method> method =
-        program_->load_method(name.c_str(), loaded->memory_manager.get());
+        program_->load_method(name.c_str(), loaded->memory_manager.get(), event_tracer);
     if (method.ok()) {
       loaded->method = std::make_unique<Method>(std::move(*method));
       EMBER_RETURN_IF_ERROR(give_outputs_memory(*loaded->method, &loaded->outputs));

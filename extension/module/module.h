@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "runtime/core/data_loader.h"
+#include "runtime/core/event_tracer.h"
 #include "runtime/core/result.h"
 #include "runtime/executor/program.h"
 
@@ -51,7 +52,16 @@ class Module final {
   // Loads `name` on first use (memory sized from its MethodMeta; the method
   // allocator grows and the load is retried if it was too small) and
   // returns it. The Method lives as long as the Module.
-  Result<Method*> method(const std::string& name);
+  //
+  // `event_tracer` (optional, not owned; runtime/core/event_tracer.h) is
+  // handed to Program::load_method when this call loads the method: it
+  // records the load and stays attached to the Method, so it must outlive
+  // every execute() (or be detached with Method::set_event_tracer(nullptr)).
+  // For a method already loaded it is ignored: attach one with
+  // Method::set_event_tracer. With a tracer, the method pool starts large
+  // enough (lazily mapped) that a retried load, which would record a second
+  // "Default" block, is unlikely.
+  Result<Method*> method(const std::string& name, EventTracer* event_tracer = nullptr);
 
   // Bytes of method-allocator memory used by `name`, after it loaded.
   size_t method_allocator_used(const std::string& name) const;

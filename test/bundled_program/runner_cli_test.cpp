@@ -1,5 +1,4 @@
 // executor_runner as a user runs it: exit status and the one error line.
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmath>
@@ -10,36 +9,10 @@
 
 #include "extension/npy/npy.h"
 #include "test/bundled_program/bundled_test_util.h"
+#include "test/bundled_program/runner_cli_util.h"
 
 namespace ember::testing {
 namespace {
-
-struct RunResult {
-  int status = -1;
-  std::string output;  // stdout and stderr together
-};
-
-RunResult run_runner(const std::string& args) {
-  const std::string cmd = std::string(EMBER_RUNNER_PATH) + " " + args + " 2>&1";
-  RunResult r;
-  FILE* p = popen(cmd.c_str(), "r");
-  if (p == nullptr) return r;
-  char buf[4096];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof(buf), p)) > 0) r.output.append(buf, n);
-  const int status = pclose(p);
-  r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  return r;
-}
-
-size_t count_error_lines(const std::string& s) {
-  size_t count = 0, pos = 0;
-  while ((pos = s.find("error: ", pos)) != std::string::npos) {
-    if (pos == 0 || s[pos - 1] == '\n') ++count;
-    pos += 7;
-  }
-  return count;
-}
 
 class RunnerCli : public ::testing::Test {
  protected:

@@ -1,0 +1,311 @@
+#include "examples/executor_runner/runner_trace.h"
+
+#include <gflags/gflags.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <new>
+
+#include "devtools/etdump/etdump_writer.h"
+#include "examples/executor_runner/runner_intermediates.h"
+#include "examples/executor_runner/runner_profile.h"
+#include "examples/executor_runner/runner_program_info.h"
+#include "runtime/core/error_message.h"
+
+DEFINE_string(etdump_path, "",
+              "Write an ETDump (upstream's format, which its Python Inspector reads) of "
+              "every method load and execution to this file.");
+DEFINE_string(debug_buffer_path, "",
+              "Write the debug buffer (the logged tensors the ETDump refers to) to this "
+              "file.");
+DEFINE_int64(debug_buffer_size, 0,
+             "Bytes of memory for logged tensors (0: automatic, 512 MiB with intermediate "
+             "outputs, 64 MiB with program outputs only). Tensors that do not fit are "
+             "counted and reported.");
+DEFINE_int64(event_buffer_size, 0,
+             "Bytes of memory for recorded events (0: automatic, from the instruction "
+             "count and the number of executions, at least 64 MiB).");
+DEFINE_bool(dump_intermediate_outputs, false,
+            "Log every kernel's outputs and every delegate call's arguments (debug level "
+            "IntermediateOutputs; fused operator sequences then run unfused).");
+DEFINE_bool(dump_outputs, false, "Log the method's outputs after each execution.");
+DEFINE_bool(profile, false,
+            "Print a per-operator time table after the runs (per instruction with "
+            "--verbose; into --report as \"profile\").");
+DEFINE_string(intermediates_dir, "",
+              "Write the outputs of every instruction of the first execution (of the first "
+              "method and test case) as .npy files, with DIR/index.json.");
+DEFINE_string(compare_intermediates, "",
+              "Compare the outputs of every instruction of the first execution with the "
+              "goldens listed in DIR/index.json (matched by key) using --rtol/--atol, and "
+              "name the first instruction outside tolerance (exit status 1).");
+
+namespace ember::runner {
+namespace {
+
+constexpr size_t kMiB = size_t(1) << 20;
+constexpr size_t kMinEventBytes = 64 * kMiB;
+constexpr size_t kMaxAutoEventBytes = size_t(4) << 30;
+// Bytes of the event buffer one instruction may use per execution: an
+// instruction event, an operator event and a logged value with its shape.
+constexpr size_t kEventBytesPerInstruction = 512;
+constexpr size_t kIntermediatesDebugBytes = 512 * kMiB;
+constexpr size_t kOutputsDebugBytes = 64 * kMiB;
+
+bool intermediates_wanted() {
+  return FLAGS_dump_intermediate_outputs || !FLAGS_intermediates_dir.empty() ||
+         !FLAGS_compare_intermediates.empty();
+}
+
+EventTracerDebugLevel debug_level() {
+  if (intermediates_wanted()) return EventTracerDebugLevel::IntermediateOutputs;
+  if (FLAGS_dump_outputs) return EventTracerDebugLevel::ProgramOutputs;
+  return EventTracerDebugLevel::None;
+}
+
+int write_bytes(const std::string& path, const uint8_t* data, size_t size,
+                const char* flag) {
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
+  if (!out.good()) {
+    fprintf(stderr, "error: --%s: cannot write '%s'\n", flag, printable(path).c_str());
+    return 1;
+  }
+  return 0;
+}
+
+// Memory for the recorder: reserved, not touched (pages come on first use).
+std::unique_ptr<uint8_t[]> reserve(size_t bytes) {
+  return bytes == 0 ? nullptr : std::unique_ptr<uint8_t[]>(new (std::nothrow) uint8_t[bytes]);
+}
+
+}  // namespace
+
+bool TraceSession::requested() {
+  return !FLAGS_etdump_path.empty() || !FLAGS_debug_buffer_path.empty() ||
+         FLAGS_dump_intermediate_outputs || FLAGS_dump_outputs || FLAGS_profile ||
+         !FLAGS_intermediates_dir.empty() || !FLAGS_compare_intermediates.empty();
+}
+
+int TraceSession::check_flags() {
+  if (FLAGS_debug_buffer_size < 0 || FLAGS_event_buffer_size < 0) {
+    fprintf(stderr, "error: --debug_buffer_size and --event_buffer_size must not be negative\n");
+    return 2;
+  }
+  if (FLAGS_event_buffer_size != 0 && FLAGS_event_buffer_size < 4096) {
+    fprintf(stderr, "error: --event_buffer_size must be 0 (automatic) or at least 4096\n");
+    return 2;
+  }
+  return 0;
+}
+
+int TraceSession::start(const Program& program, const std::vector<std::string>& methods,
+                        size_t executions, int num_executions) {
+  num_executions_ = num_executions;
+  if (FLAGS_event_buffer_size > 0) {
+    event_bytes_ = size_t(FLAGS_event_buffer_size);
+  } else {
+    size_t instructions = 0;
+    for (const std::string& name : methods) {
+      Result<MethodMeta> meta = program.method_meta(name.c_str());
+      if (meta.ok()) instructions += meta->num_instructions();
+    }
+    const double want = double(instructions) * double(executions + 1) *
+                            double(kEventBytesPerInstruction) + double(kMiB);
+    event_bytes_ = std::max(kMinEventBytes,
+                            size_t(std::min(want, double(kMaxAutoEventBytes))));
+  }
+  const EventTracerDebugLevel level = debug_level();
+  if (FLAGS_debug_buffer_size > 0) {
+    debug_bytes_ = size_t(FLAGS_debug_buffer_size);
+  } else if (level != EventTracerDebugLevel::None) {
+    debug_size_automatic_ = true;
+    debug_bytes_ = level == EventTracerDebugLevel::IntermediateOutputs
+                       ? kIntermediatesDebugBytes
+                       : kOutputsDebugBytes;
+  }
+  event_memory_ = reserve(event_bytes_);
+  debug_memory_ = reserve(debug_bytes_);
+  if (event_memory_ == nullptr || (debug_bytes_ != 0 && debug_memory_ == nullptr)) {
+    fprintf(stderr,
+            "error: cannot allocate %zu bytes of event buffer and %zu of debug buffer; "
+            "lower --event_buffer_size / --debug_buffer_size\n",
+            event_bytes_, debug_bytes_);
+    return 1;
+  }
+  recorder_ = std::make_unique<devtools::EventRecorder>(
+      Span<uint8_t>(event_memory_.get(), event_bytes_),
+      Span<uint8_t>(debug_memory_.get(), debug_bytes_));
+  recorder_->set_debug_level(level);
+  return 0;
+}
+
+EventTracer* TraceSession::tracer_for_load(const std::string& method) {
+  if (recorder_ == nullptr) return nullptr;
+  loads_.push_back({method, recorder_->num_blocks()});
+  return recorder_.get();
+}
+
+namespace {
+
+// The "Execute" blocks of each method, in order. Block b belongs to the
+// method whose load came last before it.
+std::vector<size_t> execute_blocks(const devtools::EventRecorder& recorder, size_t first,
+                                   size_t last) {
+  std::vector<size_t> blocks;
+  for (size_t b = first; b < last && b < recorder.num_blocks(); ++b) {
+    if (std::strcmp(recorder.block(b).name, "Execute") == 0) blocks.push_back(b);
+  }
+  return blocks;
+}
+
+}  // namespace
+
+int TraceSession::finish(const Program& program, double rtol, double atol, bool verbose,
+                         RunSummary& summary) {
+  if (recorder_ == nullptr) return 0;
+  const devtools::EventRecorder& rec = *recorder_;
+
+  if (rec.dropped_events() != 0) {
+    fprintf(stderr,
+            "warning: the event buffer (%zu bytes) was full: %zu events dropped, so the "
+            "ETDump and profile are incomplete; raise --event_buffer_size (or lower "
+            "--num_executions)\n",
+            event_bytes_, rec.dropped_events());
+  }
+  if (rec.dropped_tensors() != 0) {
+    fprintf(stderr,
+            "warning: the debug buffer (%zu bytes%s) was full: %zu tensors were not stored "
+            "(recorded with their shape only); raise --debug_buffer_size\n",
+            debug_bytes_, debug_size_automatic_ ? ", automatic" : "", rec.dropped_tensors());
+  }
+
+  if (!FLAGS_etdump_path.empty()) {
+    Result<std::vector<uint8_t>> etdump = devtools::write_etdump(rec);
+    if (!etdump.ok()) {
+      fprintf(stderr, "error: --etdump_path: %s: %s\n", error_name(etdump.error()),
+              printable(last_error_message()).c_str());
+      return 1;
+    }
+    if (write_bytes(FLAGS_etdump_path, etdump->data(), etdump->size(), "etdump_path")) return 1;
+    printf("ETDump written to %s (%zu bytes: %zu blocks, %zu events)\n",
+           printable(FLAGS_etdump_path).c_str(), etdump->size(), rec.num_blocks(),
+           rec.num_events());
+    if (rec.debug_buffer().size() != 0 && FLAGS_debug_buffer_path.empty()) {
+      fprintf(stderr,
+              "warning: the ETDump refers to %zu bytes of logged tensors; give "
+              "--debug_buffer_path to write them\n",
+              rec.debug_buffer().size());
+    }
+  }
+  if (!FLAGS_debug_buffer_path.empty()) {
+    const Span<const uint8_t> debug = rec.debug_buffer();
+    if (write_bytes(FLAGS_debug_buffer_path, debug.data(), debug.size(), "debug_buffer_path")) {
+      return 1;
+    }
+    printf("Debug buffer written to %s (%zu bytes)\n",
+           printable(FLAGS_debug_buffer_path).c_str(), debug.size());
+  }
+
+  // Which Execute blocks belong to which method.
+  struct MethodRuns {
+    std::string method;
+    std::vector<size_t> blocks;
+  };
+  std::vector<MethodRuns> runs;
+  for (size_t i = 0; i < loads_.size(); ++i) {
+    const size_t last = i + 1 < loads_.size() ? loads_[i + 1].first_block : rec.num_blocks();
+    runs.push_back({loads_[i].method, execute_blocks(rec, loads_[i].first_block, last)});
+  }
+
+  if (FLAGS_profile) {
+    const TracingCost cost = measure_tracing_cost();
+    const std::string note =
+        intermediates_wanted()
+            ? "Note: intermediate outputs were logged while timing (tensors copied, fused "
+              "sequences unfused): times include that work."
+            : "";
+    nlohmann::json profiles = nlohmann::json::array();
+    for (const MethodRuns& r : runs) {
+      const MethodProfile p = build_profile(rec, program, r.method, r.blocks, cost);
+      print_profile(p, verbose, note, stdout);
+      profiles.push_back(profile_json(p));
+    }
+    summary.extra_json.emplace_back(
+        "profile", nlohmann::json{{"note", note}, {"methods", profiles}}.dump(
+                       -1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+
+  if (!FLAGS_intermediates_dir.empty() || !FLAGS_compare_intermediates.empty()) {
+    if (runs.empty() || runs[0].blocks.empty()) {
+      fprintf(stderr, "error: no execution was recorded to take intermediate outputs from\n");
+      return 1;
+    }
+    const size_t block = runs[0].blocks[0];
+    const int32_t test_case = rec.block(block).bundled_input_index;
+    const std::string which =
+        "method '" + printable(runs[0].method) + "', " +
+        (test_case >= 0 ? "test case " + std::to_string(test_case) + ", " : std::string()) +
+        "execution 1 of " + std::to_string(num_executions_);
+    const IntermediateSet set = collect_intermediates(rec, program, runs[0].method, block);
+    printf("\nIntermediate outputs of %s: %zu tensors", which.c_str(), set.entries.size());
+    if (set.non_tensor_values) printf(", %zu non-tensor values (no file)", set.non_tensor_values);
+    if (set.delegate_step_outputs) {
+      printf(", %zu delegate step outputs (not in the index)", set.delegate_step_outputs);
+    }
+    if (set.repeated_visits) {
+      printf(", %zu repeated instruction runs (first kept)", set.repeated_visits);
+    }
+    printf(".\n");
+    if (set.not_stored) {
+      fprintf(stderr,
+              "warning: %zu intermediate tensors did not fit in the debug buffer (%zu "
+              "bytes); raise --debug_buffer_size\n",
+              set.not_stored, debug_bytes_);
+    }
+    nlohmann::json section = {{"run", which}, {"tensors", set.entries.size()}};
+    if (!FLAGS_intermediates_dir.empty()) {
+      size_t written = 0, skipped = 0;
+      const std::string program_name =
+          std::filesystem::path(summary.model_path).filename().string();
+      if (write_intermediates(FLAGS_intermediates_dir, program_name, set, &written, &skipped) !=
+          Error::Ok) {
+        fprintf(stderr, "error: --intermediates_dir: %s\n",
+                printable(last_error_message()).c_str());
+        return 1;
+      }
+      printf("Wrote %zu .npy files and index.json to %s%s\n", written,
+             printable(FLAGS_intermediates_dir).c_str(),
+             skipped ? (" (" + std::to_string(skipped) +
+                        " tensors without data or a .npy dtype skipped)")
+                           .c_str()
+                     : "");
+      section["dir"] = FLAGS_intermediates_dir;
+      section["files_written"] = written;
+    }
+    if (!FLAGS_compare_intermediates.empty()) {
+      Result<ComparisonReport> report =
+          compare_intermediates(FLAGS_compare_intermediates, set, rtol, atol);
+      if (!report.ok()) {
+        fprintf(stderr, "error: --compare_intermediates: %s\n",
+                printable(last_error_message()).c_str());
+        return 1;
+      }
+      print_comparison(*report, rtol, atol, stdout);
+      section["comparison"] = comparison_json(*report, rtol, atol);
+      if (report->first_failure >= 0) {
+        comparison_failed_ = true;
+        first_divergence_ = divergence_text(report->rows[size_t(report->first_failure)]);
+      }
+    }
+    summary.extra_json.emplace_back(
+        "intermediates",
+        section.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  }
+  return 0;
+}
+
+}  // namespace ember::runner
