@@ -19,6 +19,12 @@
 // ran and every verified output passed; otherwise 1 (2 for bad flags) with
 // one "error: ..." line on stderr naming the cause.
 //
+// Tracing (runner_trace.h): --profile prints a per-operator time table,
+// --etdump_path / --debug_buffer_path write upstream's ETDump and debug
+// buffer, --intermediates_dir writes every instruction's outputs as .npy,
+// --compare_intermediates=GOLDEN_DIR compares them with goldens and names
+// the first instruction outside --rtol/--atol (exit status 1).
+//
 // Command line parsing uses gflags (Debian's libgflags-dev), like the
 // upstream runner, so flag names and syntax carry over.
 #include <gflags/gflags.h>
@@ -133,6 +139,7 @@ std::string terminal_safe(const std::string& line) {
 }
 
 int fail(const std::string& line) {
+  fflush(stdout);  // the error line after what was printed before it, on a line of its own
   fprintf(stderr, "error: %s\n", terminal_safe(line).c_str());
   return 1;
 }

@@ -3,6 +3,7 @@
 #include <gflags/gflags.h>
 
 #include <algorithm>
+#include <cstdarg>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -66,12 +67,22 @@ EventTracerDebugLevel debug_level() {
   return EventTracerDebugLevel::None;
 }
 
+// A warning or error line on stderr, after everything printed on stdout.
+void print_err(const char* format, ...) EMBER_PRINTF_LIKE(1, 2);
+void print_err(const char* format, ...) {
+  fflush(stdout);
+  va_list args;
+  va_start(args, format);
+  vfprintf(stderr, format, args);
+  va_end(args);
+}
+
 int write_bytes(const std::string& path, const uint8_t* data, size_t size,
                 const char* flag) {
   std::ofstream out(path, std::ios::binary);
   out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
   if (!out.good()) {
-    fprintf(stderr, "error: --%s: cannot write '%s'\n", flag, printable(path).c_str());
+    print_err("error: --%s: cannot write '%s'\n", flag, printable(path).c_str());
     return 1;
   }
   return 0;
@@ -92,11 +103,11 @@ bool TraceSession::requested() {
 
 int TraceSession::check_flags() {
   if (FLAGS_debug_buffer_size < 0 || FLAGS_event_buffer_size < 0) {
-    fprintf(stderr, "error: --debug_buffer_size and --event_buffer_size must not be negative\n");
+    print_err("error: --debug_buffer_size and --event_buffer_size must not be negative\n");
     return 2;
   }
   if (FLAGS_event_buffer_size != 0 && FLAGS_event_buffer_size < 4096) {
-    fprintf(stderr, "error: --event_buffer_size must be 0 (automatic) or at least 4096\n");
+    print_err("error: --event_buffer_size must be 0 (automatic) or at least 4096\n");
     return 2;
   }
   return 0;
@@ -130,8 +141,7 @@ int TraceSession::start(const Program& program, const std::vector<std::string>& 
   event_memory_ = reserve(event_bytes_);
   debug_memory_ = reserve(debug_bytes_);
   if (event_memory_ == nullptr || (debug_bytes_ != 0 && debug_memory_ == nullptr)) {
-    fprintf(stderr,
-            "error: cannot allocate %zu bytes of event buffer and %zu of debug buffer; "
+    print_err("error: cannot allocate %zu bytes of event buffer and %zu of debug buffer; "
             "lower --event_buffer_size / --debug_buffer_size\n",
             event_bytes_, debug_bytes_);
     return 1;
@@ -168,17 +178,20 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
                          RunSummary& summary) {
   if (recorder_ == nullptr) return 0;
   const devtools::EventRecorder& rec = *recorder_;
+  printf("Note: an event tracer was attached to every run (debug level: %s); the timings "
+         "include its cost.\n",
+         debug_level() == EventTracerDebugLevel::IntermediateOutputs ? "intermediate outputs"
+         : debug_level() == EventTracerDebugLevel::ProgramOutputs    ? "program outputs"
+                                                                     : "none");
 
   if (rec.dropped_events() != 0) {
-    fprintf(stderr,
-            "warning: the event buffer (%zu bytes) was full: %zu events dropped, so the "
+    print_err("warning: the event buffer (%zu bytes) was full: %zu events dropped, so the "
             "ETDump and profile are incomplete; raise --event_buffer_size (or lower "
             "--num_executions)\n",
             event_bytes_, rec.dropped_events());
   }
   if (rec.dropped_tensors() != 0) {
-    fprintf(stderr,
-            "warning: the debug buffer (%zu bytes%s) was full: %zu tensors were not stored "
+    print_err("warning: the debug buffer (%zu bytes%s) was full: %zu tensors were not stored "
             "(recorded with their shape only); raise --debug_buffer_size\n",
             debug_bytes_, debug_size_automatic_ ? ", automatic" : "", rec.dropped_tensors());
   }
@@ -186,7 +199,7 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
   if (!FLAGS_etdump_path.empty()) {
     Result<std::vector<uint8_t>> etdump = devtools::write_etdump(rec);
     if (!etdump.ok()) {
-      fprintf(stderr, "error: --etdump_path: %s: %s\n", error_name(etdump.error()),
+      print_err("error: --etdump_path: %s: %s\n", error_name(etdump.error()),
               printable(last_error_message()).c_str());
       return 1;
     }
@@ -195,8 +208,7 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
            printable(FLAGS_etdump_path).c_str(), etdump->size(), rec.num_blocks(),
            rec.num_events());
     if (rec.debug_buffer().size() != 0 && FLAGS_debug_buffer_path.empty()) {
-      fprintf(stderr,
-              "warning: the ETDump refers to %zu bytes of logged tensors; give "
+      print_err("warning: the ETDump refers to %zu bytes of logged tensors; give "
               "--debug_buffer_path to write them\n",
               rec.debug_buffer().size());
     }
@@ -241,7 +253,7 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
 
   if (!FLAGS_intermediates_dir.empty() || !FLAGS_compare_intermediates.empty()) {
     if (runs.empty() || runs[0].blocks.empty()) {
-      fprintf(stderr, "error: no execution was recorded to take intermediate outputs from\n");
+      print_err("error: no execution was recorded to take intermediate outputs from\n");
       return 1;
     }
     const size_t block = runs[0].blocks[0];
@@ -261,8 +273,7 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
     }
     printf(".\n");
     if (set.not_stored) {
-      fprintf(stderr,
-              "warning: %zu intermediate tensors did not fit in the debug buffer (%zu "
+      print_err("warning: %zu intermediate tensors did not fit in the debug buffer (%zu "
               "bytes); raise --debug_buffer_size\n",
               set.not_stored, debug_bytes_);
     }
@@ -273,7 +284,7 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
           std::filesystem::path(summary.model_path).filename().string();
       if (write_intermediates(FLAGS_intermediates_dir, program_name, set, &written, &skipped) !=
           Error::Ok) {
-        fprintf(stderr, "error: --intermediates_dir: %s\n",
+        print_err("error: --intermediates_dir: %s\n",
                 printable(last_error_message()).c_str());
         return 1;
       }
@@ -290,7 +301,7 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
       Result<ComparisonReport> report =
           compare_intermediates(FLAGS_compare_intermediates, set, rtol, atol);
       if (!report.ok()) {
-        fprintf(stderr, "error: --compare_intermediates: %s\n",
+        print_err("error: --compare_intermediates: %s\n",
                 printable(last_error_message()).c_str());
         return 1;
       }
