@@ -144,7 +144,10 @@ class EventRecorder final : public EventTracer {
   uint8_t* end_ = nullptr;
   size_t head_ = 0;           // bytes of event records from begin_
   size_t tail_ = 0;           // start of the variable region (offset from begin_)
-  size_t last_block_ = 0;     // tail offset of the newest block record (0: none)
+  size_t first_block_ = 0;    // tail offsets of the oldest and newest block
+  size_t last_block_ = 0;     // records (0: none)
+  mutable size_t cached_block_index_ = 0;  // the last block() looked up
+  mutable size_t cached_block_ = 0;
   bool block_dropped_ = false;  // the newest block did not fit: drop its events
   uint32_t epoch_ = 0;        // bumped by reset(): stale entries are dropped
   Span<uint8_t> debug_;
