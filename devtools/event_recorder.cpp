@@ -79,6 +79,9 @@ struct EventRecorder::TensorSlot {
 
 EventRecorder::EventRecorder(Span<uint8_t> event_buffer, Span<uint8_t> debug_buffer)
     : debug_(debug_buffer) {
+  // The header's sizing note quotes these sizes.
+  static_assert(sizeof(EventSlot) == 104, "update the note in event_recorder.h");
+  static_assert(sizeof(TensorSlot) == 32, "update the note in event_recorder.h");
   if (event_buffer.data() != nullptr && event_buffer.size() >= 2 * kAlign) {
     const uintptr_t start = reinterpret_cast<uintptr_t>(event_buffer.data());
     const uintptr_t stop = start + event_buffer.size();

@@ -9,7 +9,12 @@
 // Both must outlive the recorder. When either is full the recorder drops
 // what does not fit and counts it (dropped_events(), dropped_tensors()):
 // the run itself never fails. A tensor that does not fit in the debug
-// buffer is still recorded with its shape, and offset -1.
+// buffer is still recorded with its shape, and offset -1. Sizing: an
+// event takes a 104-byte record, plus its name (and each profile event's
+// name is copied when it starts) rounded up to 8 bytes, plus for each
+// logged tensor 32 bytes and 16 per dimension: about 150 bytes per event
+// for a portable program; the debug buffer needs each logged tensor's
+// bytes rounded up to 64.
 //
 // Tensors are recorded as contiguous bytes in logical (row-major) order
 // with their sizes and the contiguous strides of those sizes: a tensor with
