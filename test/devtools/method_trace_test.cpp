@@ -314,6 +314,70 @@ TEST(MethodTrace, RepeatedRunsLogIdenticalValues) {
   }
 }
 
+// A program with control flow (test/models/cond: jumps and moves): every
+// instruction event names its instruction's kind, kernels their operator,
+// and the instruction ids follow the program's own flow.
+TEST(MethodTrace, ControlFlowEventsFollowTheJumps) {
+  Buffers b;
+  b.recorder.set_debug_level(EventTracerDebugLevel::IntermediateOutputs);
+  std::unique_ptr<Raw> raw = load_raw_file(fixture_path("cond"), "forward", &b.recorder);
+  ASSERT_NE(raw, nullptr) << last_error_message();
+  const ember_fb::ExecutionPlan* plan = plan_of(*raw->program, "forward");
+  ASSERT_NE(plan, nullptr);
+  const auto* instructions = plan->chains()->Get(0)->instructions();
+  bool program_has_jump = false;
+  for (const auto* ins : *instructions) {
+    program_has_jump |= ins->instr_args_type() == ember_fb::InstructionArguments::JumpFalseCall;
+  }
+  EXPECT_TRUE(program_has_jump);
+  const std::vector<std::string> runs = run_dirs("cond", "forward");
+  ASSERT_FALSE(runs.empty());
+  std::vector<NpyTensors> held(runs.size());
+  for (size_t k = 0; k < runs.size(); ++k) {
+    set_run_inputs(*raw->method, held[k], runs[k]);
+    ASSERT_EQ(raw->method->execute(), Error::Ok) << last_error_message();
+    Result<NpyArray> expected = read_npy(runs[k] + "/output0.npy");
+    ASSERT_TRUE(expected.ok());
+    EXPECT_TRUE(output_matches(raw->method->get_output(0), *expected));
+  }
+  const EventRecorder& r = b.recorder;
+  ASSERT_EQ(r.num_blocks(), 1 + runs.size());
+  size_t jumps_seen = 0;
+  for (size_t blk = 1; blk < r.num_blocks(); ++blk) {
+    SCOPED_TRACE("block " + std::to_string(blk));
+    const size_t end = blk + 1 < r.num_blocks() ? r.block(blk + 1).first_event : r.num_events();
+    std::vector<int32_t> ran;  // instruction ids of the instruction events, in order
+    for (size_t e = r.block(blk).first_event; e < end; ++e) {
+      const RecordedEvent ev = r.event(e);
+      if (ev.kind != RecordedEventKind::Profile || ev.instruction_id < 0) continue;
+      ASSERT_LT(size_t(ev.instruction_id), instructions->size());
+      const auto* ins = instructions->Get(size_t(ev.instruction_id));
+      const std::string name = ev.name;
+      if (name.rfind("native_call_", 0) == 0) {
+        const auto* call = ins->instr_args_as_KernelCall();
+        ASSERT_NE(call, nullptr) << name;
+        EXPECT_EQ(name, native_call_name(plan->operators()->Get(call->op_index())));
+      } else {
+        EXPECT_EQ(name, instruction_event_name(ins->instr_args_type()));
+        ran.push_back(ev.instruction_id);
+      }
+    }
+    ASSERT_FALSE(ran.empty());
+    EXPECT_EQ(ran.front(), 0);
+    for (size_t i = 0; i + 1 < ran.size(); ++i) {
+      const auto* jf = instructions->Get(size_t(ran[i]))->instr_args_as_JumpFalseCall();
+      if (jf != nullptr) {
+        ++jumps_seen;
+        EXPECT_TRUE(ran[i + 1] == ran[i] + 1 || ran[i + 1] == jf->destination_instruction())
+            << "after the jump at " << ran[i] << " came " << ran[i + 1];
+      } else {
+        EXPECT_EQ(ran[i + 1], ran[i] + 1) << "after " << ran[i];
+      }
+    }
+  }
+  EXPECT_GT(jumps_seen, 0u);
+}
+
 TEST(MethodTrace, WithoutATracerNothingIsRecordedAndResultsAreTheSame) {
   Buffers b;
   b.recorder.set_debug_level(EventTracerDebugLevel::IntermediateOutputs);
