@@ -8,7 +8,7 @@
 //   [tail_, capacity)     variable-size parts, allocated downwards: copied
 //                         strings, TensorSlot arrays with their sizes and
 //                         strides, delegate metadata, and BlockSlot records
-//                         (each points at the previous one).
+//                         (a list: each points at the next one).
 //
 // Offsets into the tail are never 0 (0 means "none"). An event is added
 // only when all of its parts fit; otherwise the tail is rolled back and the
@@ -64,7 +64,7 @@ struct EventRecorder::EventSlot {
 
 struct EventRecorder::BlockSlot {
   uint64_t name;         // tail offset
-  uint64_t prev;         // tail offset of the previous block; 0: first
+  uint64_t next;         // tail offset of the next block; 0: the newest
   uint64_t first_event;
   int32_t bundled_input_index;
 };
@@ -79,6 +79,9 @@ struct EventRecorder::TensorSlot {
 
 EventRecorder::EventRecorder(Span<uint8_t> event_buffer, Span<uint8_t> debug_buffer)
     : debug_(debug_buffer) {
+  // The header's sizing note quotes these sizes.
+  static_assert(sizeof(EventSlot) == 104, "update the note in event_recorder.h");
+  static_assert(sizeof(TensorSlot) == 32, "update the note in event_recorder.h");
   if (event_buffer.data() != nullptr && event_buffer.size() >= 2 * kAlign) {
     const uintptr_t start = reinterpret_cast<uintptr_t>(event_buffer.data());
     const uintptr_t stop = start + event_buffer.size();
@@ -91,7 +94,10 @@ EventRecorder::EventRecorder(Span<uint8_t> event_buffer, Span<uint8_t> debug_buf
 void EventRecorder::reset() {
   head_ = 0;
   tail_ = size_t(end_ - begin_);
+  first_block_ = 0;
   last_block_ = 0;
+  cached_block_index_ = 0;
+  cached_block_ = 0;
   block_dropped_ = false;
   epoch_ = (epoch_ + 1) & kEpochMask;
   event_used_ = 0;
@@ -139,11 +145,19 @@ const EventRecorder::BlockSlot* EventRecorder::block_slot(size_t index) const {
   if (index >= num_blocks_) {
     return nullptr;
   }
-  // Walk back from the newest block: blocks are few next to events.
-  size_t off = last_block_;
-  for (size_t k = num_blocks_ - 1; k > index; --k) {
-    off = reinterpret_cast<const BlockSlot*>(begin_ + off)->prev;
+  // Walk the list, from the last block looked up when that is not past
+  // `index`: reading blocks in order costs one step each.
+  size_t k = 0;
+  size_t off = first_block_;
+  if (cached_block_ != 0 && cached_block_index_ <= index) {
+    k = cached_block_index_;
+    off = cached_block_;
   }
+  for (; k < index; ++k) {
+    off = size_t(reinterpret_cast<const BlockSlot*>(begin_ + off)->next);
+  }
+  cached_block_index_ = index;
+  cached_block_ = off;
   return reinterpret_cast<const BlockSlot*>(begin_ + off);
 }
 
@@ -186,9 +200,14 @@ void EventRecorder::create_event_block(const char* name) {
   }
   BlockSlot* b = reinterpret_cast<BlockSlot*>(begin_ + off);
   b->name = name_off;
-  b->prev = last_block_;
+  b->next = 0;
   b->first_event = num_events_;
   b->bundled_input_index = bundled_input_index();
+  if (last_block_ != 0) {
+    reinterpret_cast<BlockSlot*>(begin_ + last_block_)->next = off;
+  } else {
+    first_block_ = off;
+  }
   last_block_ = off;
   block_dropped_ = false;
   ++num_blocks_;

@@ -9,7 +9,12 @@
 // Both must outlive the recorder. When either is full the recorder drops
 // what does not fit and counts it (dropped_events(), dropped_tensors()):
 // the run itself never fails. A tensor that does not fit in the debug
-// buffer is still recorded with its shape, and offset -1.
+// buffer is still recorded with its shape, and offset -1. Sizing: an
+// event takes a 104-byte record, plus its name (and each profile event's
+// name is copied when it starts) rounded up to 8 bytes, plus for each
+// logged tensor 32 bytes and 16 per dimension: about 150 bytes per event
+// for a portable program; the debug buffer needs each logged tensor's
+// bytes rounded up to 64.
 //
 // Tensors are recorded as contiguous bytes in logical (row-major) order
 // with their sizes and the contiguous strides of those sizes: a tensor with
@@ -144,7 +149,10 @@ class EventRecorder final : public EventTracer {
   uint8_t* end_ = nullptr;
   size_t head_ = 0;           // bytes of event records from begin_
   size_t tail_ = 0;           // start of the variable region (offset from begin_)
-  size_t last_block_ = 0;     // tail offset of the newest block record (0: none)
+  size_t first_block_ = 0;    // tail offsets of the oldest and newest block
+  size_t last_block_ = 0;     // records (0: none)
+  mutable size_t cached_block_index_ = 0;  // the last block() looked up
+  mutable size_t cached_block_ = 0;
   bool block_dropped_ = false;  // the newest block did not fit: drop its events
   uint32_t epoch_ = 0;        // bumped by reset(): stale entries are dropped
   Span<uint8_t> debug_;

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -27,6 +29,17 @@ const ember_etdump::ETDump* parse(const std::vector<uint8_t>& bytes) {
 }
 
 std::string str(const flatbuffers::String* s) { return s ? s->str() : "<null>"; }
+
+// With EMBER_ETDUMP_TEST_OUT=<dir>, keeps the bytes for checking by hand
+// with upstream's reader (executorch.devtools.etdump.serialize).
+void maybe_keep(const std::string& name, const std::vector<uint8_t>& bytes) {
+  const char* dir = std::getenv("EMBER_ETDUMP_TEST_OUT");
+  if (dir == nullptr) return;
+  FILE* f = std::fopen((std::string(dir) + "/" + name).c_str(), "wb");
+  ASSERT_NE(f, nullptr);
+  EXPECT_EQ(std::fwrite(bytes.data(), 1, bytes.size(), f), bytes.size());
+  std::fclose(f);
+}
 
 class EtdumpWriter : public ::testing::Test {
  protected:
@@ -60,6 +73,7 @@ TEST_F(EtdumpWriter, BlocksEventsAndKeys) {
 
   Result<std::vector<uint8_t>> bytes = write_etdump(r);
   ASSERT_TRUE(bytes.ok()) << last_error_message();
+  maybe_keep("writer_keys.etdp", *bytes);
   uint32_t prefix;
   std::memcpy(&prefix, bytes->data(), 4);
   EXPECT_EQ(prefix + 4, bytes->size());
@@ -163,6 +177,7 @@ TEST_F(EtdumpWriter, ScalarsListsAndEmptyTensors) {
   r.log_value(EValue(false), LoggedValueKind::ProgramOutput);
   Result<std::vector<uint8_t>> bytes = write_etdump(r);
   ASSERT_TRUE(bytes.ok());
+  maybe_keep("writer_values.etdp", *bytes);
   const ember_etdump::ETDump* etdump = parse(*bytes);
   ASSERT_NE(etdump, nullptr);
   const auto* events = etdump->run_data()->Get(0)->events();

@@ -252,6 +252,12 @@ TEST(EventRecorder, BlocksCarryTheBundledInputIndexSetBeforeThem) {
   EXPECT_EQ(r.block(2).bundled_input_index, -1);
   EXPECT_EQ(r.block(2).first_event, 2u);
   EXPECT_EQ(r.event(1).block, 1u);
+  // Any order of reads gives the same blocks.
+  EXPECT_EQ(r.block(2).first_event, 2u);
+  EXPECT_STREQ(r.block(0).name, "Default");
+  EXPECT_EQ(r.block(1).bundled_input_index, 3);
+  EXPECT_EQ(r.block(3).first_event, 0u);  // out of range: empty record
+  EXPECT_STREQ(r.block(2).name, "Execute");
 }
 
 TEST(EventRecorder, FullEventBufferDropsAndCounts) {

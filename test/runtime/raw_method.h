@@ -32,7 +32,9 @@ struct Raw {
   std::unique_ptr<Method> method;
 };
 
-inline std::unique_ptr<Raw> load_raw(std::vector<uint8_t> bytes, const std::string& method) {
+// `tracer` (optional) is attached at load (Program::load_method's).
+inline std::unique_ptr<Raw> load_raw(std::vector<uint8_t> bytes, const std::string& method,
+                                     EventTracer* tracer = nullptr) {
   auto r = std::make_unique<Raw>();
   r->bytes = std::move(bytes);
   r->loader = std::make_unique<BufferDataLoader>(r->bytes.data(), r->bytes.size());
@@ -54,17 +56,18 @@ inline std::unique_ptr<Raw> load_raw(std::vector<uint8_t> bytes, const std::stri
   r->temp_allocator = std::make_unique<MemoryAllocator>(r->temp_pool.data(), r->temp_pool.size());
   r->memory = std::make_unique<MemoryManager>(r->method_allocator.get(),
                                               r->planned_memory.get(), r->temp_allocator.get());
-  Result<Method> m = r->program->load_method(method.c_str(), r->memory.get());
+  Result<Method> m = r->program->load_method(method.c_str(), r->memory.get(), tracer);
   if (!m.ok()) return nullptr;
   r->method = std::make_unique<Method>(std::move(*m));
   return r;
 }
 
-inline std::unique_ptr<Raw> load_raw_file(const std::string& path, const std::string& method) {
+inline std::unique_ptr<Raw> load_raw_file(const std::string& path, const std::string& method,
+                                          EventTracer* tracer = nullptr) {
   std::ifstream in(path, std::ios::binary);
   std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)),
                              std::istreambuf_iterator<char>());
-  return bytes.empty() ? nullptr : load_raw(std::move(bytes), method);
+  return bytes.empty() ? nullptr : load_raw(std::move(bytes), method, tracer);
 }
 
 }  // namespace ember::testing
