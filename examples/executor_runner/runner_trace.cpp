@@ -142,8 +142,8 @@ int TraceSession::start(const Program& program, const std::vector<std::string>& 
   debug_memory_ = reserve(debug_bytes_);
   if (event_memory_ == nullptr || (debug_bytes_ != 0 && debug_memory_ == nullptr)) {
     print_err("error: cannot allocate %zu bytes of event buffer and %zu of debug buffer; "
-            "lower --event_buffer_size / --debug_buffer_size\n",
-            event_bytes_, debug_bytes_);
+              "lower --event_buffer_size / --debug_buffer_size\n",
+              event_bytes_, debug_bytes_);
     return 1;
   }
   recorder_ = std::make_unique<devtools::EventRecorder>(
@@ -186,21 +186,21 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
 
   if (rec.dropped_events() != 0) {
     print_err("warning: the event buffer (%zu bytes) was full: %zu events dropped, so the "
-            "ETDump and profile are incomplete; raise --event_buffer_size (or lower "
-            "--num_executions)\n",
-            event_bytes_, rec.dropped_events());
+              "ETDump and profile are incomplete; raise --event_buffer_size (or lower "
+              "--num_executions)\n",
+              event_bytes_, rec.dropped_events());
   }
   if (rec.dropped_tensors() != 0) {
     print_err("warning: the debug buffer (%zu bytes%s) was full: %zu tensors were not stored "
-            "(recorded with their shape only); raise --debug_buffer_size\n",
-            debug_bytes_, debug_size_automatic_ ? ", automatic" : "", rec.dropped_tensors());
+              "(recorded with their shape only); raise --debug_buffer_size\n",
+              debug_bytes_, debug_size_automatic_ ? ", automatic" : "", rec.dropped_tensors());
   }
 
   if (!FLAGS_etdump_path.empty()) {
     Result<std::vector<uint8_t>> etdump = devtools::write_etdump(rec);
     if (!etdump.ok()) {
       print_err("error: --etdump_path: %s: %s\n", error_name(etdump.error()),
-              printable(last_error_message()).c_str());
+                printable(last_error_message()).c_str());
       return 1;
     }
     if (write_bytes(FLAGS_etdump_path, etdump->data(), etdump->size(), "etdump_path")) return 1;
@@ -209,8 +209,8 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
            rec.num_events());
     if (rec.debug_buffer().size() != 0 && FLAGS_debug_buffer_path.empty()) {
       print_err("warning: the ETDump refers to %zu bytes of logged tensors; give "
-              "--debug_buffer_path to write them\n",
-              rec.debug_buffer().size());
+                "--debug_buffer_path to write them\n",
+                rec.debug_buffer().size());
     }
   }
   if (!FLAGS_debug_buffer_path.empty()) {
@@ -274,8 +274,8 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
     printf(".\n");
     if (set.not_stored) {
       print_err("warning: %zu intermediate tensors did not fit in the debug buffer (%zu "
-              "bytes); raise --debug_buffer_size\n",
-              set.not_stored, debug_bytes_);
+                "bytes); raise --debug_buffer_size\n",
+                set.not_stored, debug_bytes_);
     }
     nlohmann::json section = {{"run", which}, {"tensors", set.entries.size()}};
     if (!FLAGS_intermediates_dir.empty()) {
@@ -285,7 +285,7 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
       if (write_intermediates(FLAGS_intermediates_dir, program_name, set, &written, &skipped) !=
           Error::Ok) {
         print_err("error: --intermediates_dir: %s\n",
-                printable(last_error_message()).c_str());
+                  printable(last_error_message()).c_str());
         return 1;
       }
       printf("Wrote %zu .npy files and index.json to %s%s\n", written,
@@ -302,7 +302,7 @@ int TraceSession::finish(const Program& program, double rtol, double atol, bool 
           compare_intermediates(FLAGS_compare_intermediates, set, rtol, atol);
       if (!report.ok()) {
         print_err("error: --compare_intermediates: %s\n",
-                printable(last_error_message()).c_str());
+                  printable(last_error_message()).c_str());
         return 1;
       }
       print_comparison(*report, rtol, atol, stdout);

@@ -184,6 +184,15 @@ TEST_F(RunnerTrace, SmallDebugBufferDropsTensorsWithAWarning) {
   EXPECT_NE(r.output.find("raise --debug_buffer_size"), std::string::npos) << r.output;
 }
 
+TEST_F(RunnerTrace, SmallEventBufferDropsEventsWithAWarning) {
+  const RunResult r = run_runner("--model_path=" + kTinyCnn +
+                                 " --testset_idx=0 --event_buffer_size=4096 --profile");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("warning: the event buffer (4096 bytes) was full"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("raise --event_buffer_size"), std::string::npos) << r.output;
+}
+
 TEST_F(RunnerTrace, BadTraceFlags) {
   const RunResult r = run_runner("--model_path=" + kConvnet + " --debug_buffer_size=-1");
   EXPECT_EQ(r.status, 2) << r.output;
