@@ -81,6 +81,13 @@ TEST_F(RunnerTrace, ProfileVerboseListsInstructions) {
   EXPECT_NE(r.output.find("Per instruction:"), std::string::npos) << r.output;
 }
 
+TEST_F(RunnerTrace, ProfileNamesTheDelegateCall) {
+  const RunResult r = run_runner("--model_path=" + models_dir() +
+                                 "/xnnpack/tiny_cnn.bpte --testset_idx=0 --profile");
+  ASSERT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("  delegate XnnpackBackend (c0/i0) "), std::string::npos) << r.output;
+}
+
 TEST_F(RunnerTrace, EtdumpIsASizePrefixedFlatbufferWithItsIdentifier) {
   const RunResult r = run_runner("--model_path=" + kTinyCnn +
                                  " --testset_idx=0 --dump_outputs --etdump_path=" +
