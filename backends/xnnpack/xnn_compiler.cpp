@@ -389,7 +389,8 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
     err = define_node(sg, g, g.nodes[n], id.data());
   }
   if (err == Error::Ok) {
-    s = xnn_create_runtime_v4(sg, nullptr, plan->workspace, plan->pool, 0, &step->runtime);
+    s = xnn_create_runtime_v4(sg, nullptr, plan->workspace, plan->pool,
+                              plan->profiling ? XNN_FLAG_BASIC_PROFILING : 0, &step->runtime);
     if (s != xnn_status_success) {
       const Node& first = g.nodes[step->first_node];
       set_error_message("XNNPACK nodes %zu..%zu (first %s): xnn_create_runtime_v4 failed (%s)",
@@ -650,12 +651,11 @@ Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
   return Error::Ok;
 }
 
-namespace {
-
 // Points an XNNPACK step's external values at plan->ptrs, setting the
 // runtime up again only when a pointer changed or a reshape moved
 // XNNPACK's own buffers (compile_plan reshaped every runtime at init).
-Error setup_step(Plan* plan, Step* step) {
+Error prepare_step(Plan* plan, Step* step) {
+  if (step->native != nullptr) return Error::Ok;
   bool changed = !step->bound;
   for (size_t i = 0; i < step->externals.size(); ++i) {
     void* p = plan->ptrs[step->external_values[i]];
@@ -675,7 +675,19 @@ Error setup_step(Plan* plan, Step* step) {
   return Error::Ok;
 }
 
-Error check_pool(const Plan& plan) {
+Error invoke_step(Plan* plan, Step* step) {
+  if (step->native != nullptr) {
+    step->native->run(plan->graph, plan->graph.nodes[step->first_node], plan->ptrs.data());
+    return Error::Ok;
+  }
+  const xnn_status s = xnn_invoke_runtime(step->runtime);
+  EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
+                        "XNNPACK nodes %zu..%zu: xnn_invoke_runtime failed (%s)",
+                        step->first_node, step->end_node - 1, status_name(s));
+  return Error::Ok;
+}
+
+Error check_plan_pool(const Plan& plan) {
   if (plan.pool != shared_pthreadpool()) {
     set_error_message("the thread pool changed after the XNNPACK delegate was loaded; set "
                       "the thread count before loading methods");
@@ -684,28 +696,17 @@ Error check_pool(const Plan& plan) {
   return Error::Ok;
 }
 
-}  // namespace
-
 Error setup_plan(Plan* plan) {
-  EMBER_RETURN_IF_ERROR(check_pool(*plan));
-  for (Step& step : plan->steps) {
-    if (step.native == nullptr) EMBER_RETURN_IF_ERROR(setup_step(plan, &step));
-  }
+  EMBER_RETURN_IF_ERROR(check_plan_pool(*plan));
+  for (Step& step : plan->steps) EMBER_RETURN_IF_ERROR(prepare_step(plan, &step));
   return Error::Ok;
 }
 
 Error run_plan(Plan* plan) {
-  EMBER_RETURN_IF_ERROR(check_pool(*plan));
+  EMBER_RETURN_IF_ERROR(check_plan_pool(*plan));
   for (Step& step : plan->steps) {
-    if (step.native != nullptr) {
-      step.native->run(plan->graph, plan->graph.nodes[step.first_node], plan->ptrs.data());
-      continue;
-    }
-    EMBER_RETURN_IF_ERROR(setup_step(plan, &step));
-    const xnn_status s = xnn_invoke_runtime(step.runtime);
-    EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
-                          "XNNPACK nodes %zu..%zu: xnn_invoke_runtime failed (%s)",
-                          step.first_node, step.end_node - 1, status_name(s));
+    EMBER_RETURN_IF_ERROR(prepare_step(plan, &step));
+    EMBER_RETURN_IF_ERROR(invoke_step(plan, &step));
   }
   return Error::Ok;
 }
