@@ -651,11 +651,12 @@ Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
   return Error::Ok;
 }
 
+namespace {
+
 // Points an XNNPACK step's external values at plan->ptrs, setting the
 // runtime up again only when a pointer changed or a reshape moved
 // XNNPACK's own buffers (compile_plan reshaped every runtime at init).
-Error prepare_step(Plan* plan, Step* step) {
-  if (step->native != nullptr) return Error::Ok;
+Error setup_step(Plan* plan, Step* step) {
   bool changed = !step->bound;
   for (size_t i = 0; i < step->externals.size(); ++i) {
     void* p = plan->ptrs[step->external_values[i]];
@@ -675,7 +676,17 @@ Error prepare_step(Plan* plan, Step* step) {
   return Error::Ok;
 }
 
-Error invoke_step(Plan* plan, Step* step) {
+Error check_pool(const Plan& plan) {
+  if (plan.pool != shared_pthreadpool()) {
+    set_error_message("the thread pool changed after the XNNPACK delegate was loaded; set "
+                      "the thread count before loading methods");
+    return Error::InvalidState;
+  }
+  return Error::Ok;
+}
+
+// One step after its setup: the native step, or the XNNPACK runtime.
+Error run_step(Plan* plan, Step* step) {
   if (step->native != nullptr) {
     step->native->run(plan->graph, plan->graph.nodes[step->first_node], plan->ptrs.data());
     return Error::Ok;
@@ -687,28 +698,33 @@ Error invoke_step(Plan* plan, Step* step) {
   return Error::Ok;
 }
 
-Error check_plan_pool(const Plan& plan) {
-  if (plan.pool != shared_pthreadpool()) {
-    set_error_message("the thread pool changed after the XNNPACK delegate was loaded; set "
-                      "the thread count before loading methods");
-    return Error::InvalidState;
-  }
-  return Error::Ok;
-}
+}  // namespace
 
 Error setup_plan(Plan* plan) {
-  EMBER_RETURN_IF_ERROR(check_plan_pool(*plan));
-  for (Step& step : plan->steps) EMBER_RETURN_IF_ERROR(prepare_step(plan, &step));
-  return Error::Ok;
-}
-
-Error run_plan(Plan* plan) {
-  EMBER_RETURN_IF_ERROR(check_plan_pool(*plan));
+  EMBER_RETURN_IF_ERROR(check_pool(*plan));
   for (Step& step : plan->steps) {
-    EMBER_RETURN_IF_ERROR(prepare_step(plan, &step));
-    EMBER_RETURN_IF_ERROR(invoke_step(plan, &step));
+    if (step.native == nullptr) EMBER_RETURN_IF_ERROR(setup_step(plan, &step));
   }
   return Error::Ok;
 }
+
+// The untraced loop uses the file's own functions (inlined here); the
+// exported ones below are for the traced run.
+Error run_plan(Plan* plan) {
+  EMBER_RETURN_IF_ERROR(check_pool(*plan));
+  for (Step& step : plan->steps) {
+    if (step.native == nullptr) EMBER_RETURN_IF_ERROR(setup_step(plan, &step));
+    EMBER_RETURN_IF_ERROR(run_step(plan, &step));
+  }
+  return Error::Ok;
+}
+
+Error check_plan_pool(const Plan& plan) { return check_pool(plan); }
+
+Error prepare_step(Plan* plan, Step* step) {
+  return step->native == nullptr ? setup_step(plan, step) : Error::Ok;
+}
+
+Error invoke_step(Plan* plan, Step* step) { return run_step(plan, step); }
 
 }  // namespace ember::xnnpack
