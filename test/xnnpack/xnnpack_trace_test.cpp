@@ -324,16 +324,10 @@ TEST_P(XnnpackTrace, StepsAndOperatorsNestInTheDelegateCall) {
   }
 }
 
-// At IntermediateOutputs: each step's outputs, shaped as the blob declares
-// them, and the delegate's outputs equal to what the method logs.
-TEST_P(XnnpackTrace, StepOutputsAtIntermediateLevel) {
-  RecordingTracer tracer;
-  tracer.set_debug_level(EventTracerDebugLevel::IntermediateOutputs);
-  Loaded l;
-  ASSERT_TRUE(load(GetParam(), &tracer, &l));
-  std::vector<Call> calls;
-  ASSERT_TRUE(delegate_calls(*l.program, &calls));
-  ASSERT_TRUE(run_case(&l, 0));
+// One run's step outputs: each step's outputs, shaped as the blob
+// declares them (a dynamic plan: as the call's outputs are), and the
+// delegate's outputs equal to what the method logs for the call.
+void check_step_outputs(const RecordingTracer& tracer, const std::vector<Call>& calls) {
   for (const Call& call : calls) {
     SCOPED_TRACE("instruction " + std::to_string(call.instruction));
     const xnnpack::Graph& g = call.plan->graph;
@@ -382,6 +376,26 @@ TEST_P(XnnpackTrace, StepOutputsAtIntermediateLevel) {
       for (const uint32_t out : g.outputs) writes_output = writes_output || v == out;
     }
     EXPECT_TRUE(writes_output);
+  }
+}
+
+// At IntermediateOutputs, every test case (dynamic_seq's at several
+// shapes).
+TEST_P(XnnpackTrace, StepOutputsAtIntermediateLevel) {
+  RecordingTracer tracer;
+  tracer.set_debug_level(EventTracerDebugLevel::IntermediateOutputs);
+  Loaded l;
+  ASSERT_TRUE(load(GetParam(), &tracer, &l));
+  std::vector<Call> calls;
+  ASSERT_TRUE(delegate_calls(*l.program, &calls));
+  Result<size_t> cases = l.bundle->num_test_cases("forward");
+  ASSERT_TRUE(cases.ok());
+  for (size_t k = 0; k < *cases; ++k) {
+    SCOPED_TRACE("test case " + std::to_string(k));
+    tracer.values.clear();
+    tracer.delegate_outputs.clear();
+    ASSERT_TRUE(run_case(&l, k));
+    check_step_outputs(tracer, calls);
   }
 }
 
