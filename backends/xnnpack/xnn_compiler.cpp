@@ -389,7 +389,8 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
     err = define_node(sg, g, g.nodes[n], id.data());
   }
   if (err == Error::Ok) {
-    s = xnn_create_runtime_v4(sg, nullptr, plan->workspace, plan->pool, 0, &step->runtime);
+    s = xnn_create_runtime_v4(sg, nullptr, plan->workspace, plan->pool,
+                              plan->profiling ? XNN_FLAG_BASIC_PROFILING : 0, &step->runtime);
     if (s != xnn_status_success) {
       const Node& first = g.nodes[step->first_node];
       set_error_message("XNNPACK nodes %zu..%zu (first %s): xnn_create_runtime_v4 failed (%s)",
@@ -684,6 +685,19 @@ Error check_pool(const Plan& plan) {
   return Error::Ok;
 }
 
+// One step after its setup: the native step, or the XNNPACK runtime.
+Error run_step(Plan* plan, Step* step) {
+  if (step->native != nullptr) {
+    step->native->run(plan->graph, plan->graph.nodes[step->first_node], plan->ptrs.data());
+    return Error::Ok;
+  }
+  const xnn_status s = xnn_invoke_runtime(step->runtime);
+  EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
+                        "XNNPACK nodes %zu..%zu: xnn_invoke_runtime failed (%s)",
+                        step->first_node, step->end_node - 1, status_name(s));
+  return Error::Ok;
+}
+
 }  // namespace
 
 Error setup_plan(Plan* plan) {
@@ -694,20 +708,23 @@ Error setup_plan(Plan* plan) {
   return Error::Ok;
 }
 
+// The untraced loop uses the file's own functions (inlined here); the
+// exported ones below are for the traced run.
 Error run_plan(Plan* plan) {
   EMBER_RETURN_IF_ERROR(check_pool(*plan));
   for (Step& step : plan->steps) {
-    if (step.native != nullptr) {
-      step.native->run(plan->graph, plan->graph.nodes[step.first_node], plan->ptrs.data());
-      continue;
-    }
-    EMBER_RETURN_IF_ERROR(setup_step(plan, &step));
-    const xnn_status s = xnn_invoke_runtime(step.runtime);
-    EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
-                          "XNNPACK nodes %zu..%zu: xnn_invoke_runtime failed (%s)",
-                          step.first_node, step.end_node - 1, status_name(s));
+    if (step.native == nullptr) EMBER_RETURN_IF_ERROR(setup_step(plan, &step));
+    EMBER_RETURN_IF_ERROR(run_step(plan, &step));
   }
   return Error::Ok;
 }
+
+Error check_plan_pool(const Plan& plan) { return check_pool(plan); }
+
+Error prepare_step(Plan* plan, Step* step) {
+  return step->native == nullptr ? setup_step(plan, step) : Error::Ok;
+}
+
+Error invoke_step(Plan* plan, Step* step) { return run_step(plan, step); }
 
 }  // namespace ember::xnnpack

@@ -30,6 +30,11 @@ struct Step {
   std::vector<uint32_t> external_values;  // value index per external slot
   std::vector<xnn_external_value> externals;
   bool bound = false;  // xnn_setup_runtime_v2 has run with `externals`
+  // For the method's event tracer (xnn_trace.h), filled by describe_steps():
+  char trace_name[96] = {};         // "xnn_runtime 0: nodes 0-51"
+  std::vector<uint32_t> outputs;    // values written for later steps or the graph
+  std::vector<char> op_names;       // "<operator> #<i>" per XNNPACK operator, NUL-ended
+  std::vector<uint64_t> op_times;   // XNNPACK's per-operator microseconds (scratch)
 };
 
 // Owns the XNNPACK runtimes and the intermediate buffers.
@@ -46,6 +51,9 @@ struct Plan {
   // Dims of each graph input the runtime is shaped for (kMaxDims each).
   std::vector<size_t> input_dims;
   xnn_workspace_t workspace = nullptr;  // shared by the runtimes
+  // Set before compile_plan() to create the runtimes with per-operator
+  // timing (XNN_FLAG_BASIC_PROFILING): when a tracer is attached at load.
+  bool profiling = false;
 
   Plan() = default;
   Plan(const Plan&) = delete;
@@ -72,5 +80,16 @@ Error setup_plan(Plan* plan);
 // Runs every step; plan->ptrs must hold the graph inputs' and outputs'
 // data.
 Error run_plan(Plan* plan);
+
+// The pieces of run_plan(), for the traced run (xnn_trace.h): the pool
+// check once per run, then per step prepare_step() (an XNNPACK step's
+// setup when a pointer changed; nothing for a native step) and
+// invoke_step() (runs it).
+Error check_plan_pool(const Plan& plan);
+Error prepare_step(Plan* plan, Step* step);
+Error invoke_step(Plan* plan, Step* step);
+
+// The external slot of value `v` in an XNNPACK step (which must have one).
+uint32_t external_slot(const Step& step, uint32_t v);
 
 }  // namespace ember::xnnpack

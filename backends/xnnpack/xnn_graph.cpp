@@ -385,6 +385,17 @@ bool node_operands(const fb::XNode* n, uint32_t* in, size_t* nin, uint32_t* out,
 
 }  // namespace
 
+Error scalar_type_of(xnn_datatype t, ScalarType* out) {
+  switch (t) {
+    case xnn_datatype_fp32: *out = ScalarType::Float; return Error::Ok;
+    case xnn_datatype_fp16: *out = ScalarType::Half; return Error::Ok;
+    case xnn_datatype_qint8: *out = ScalarType::Char; return Error::Ok;
+    case xnn_datatype_quint8: *out = ScalarType::Byte; return Error::Ok;
+    case xnn_datatype_qint32: case xnn_datatype_int32: *out = ScalarType::Int; return Error::Ok;
+    default: return Error::NotSupported;
+  }
+}
+
 const char* node_type_name(fb::XNodeUnion type) {
   const char* name = fb::EnumNameXNodeUnion(type);
   return name != nullptr && name[0] != '\0' ? name : "unknown";

@@ -91,6 +91,11 @@ struct Graph {
 // "[2, 3, 4]" into `out` for messages (truncated to fit `size`).
 void format_dims(const size_t* dims, size_t rank, char* out, size_t size);
 
+// The runtime's dtype for a value XNNPACK exchanges with the outside
+// (fp32, fp16, qint8, quint8, qint32 and int32); NotSupported for the
+// others (per-channel, blockwise and dynamic quantization).
+Error scalar_type_of(xnn_datatype t, ScalarType* out);
+
 // The node type's name ("XNNConv2d"); never null.
 const char* node_type_name(ember_xnn_fb::XNodeUnion type);
 

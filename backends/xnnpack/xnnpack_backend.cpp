@@ -5,22 +5,12 @@
 #include <new>
 
 #include "backends/xnnpack/xnn_compiler.h"
+#include "backends/xnnpack/xnn_trace.h"
 #include "runtime/backend/backend.h"
 #include "runtime/platform/log.h"
 
 namespace ember::xnnpack {
 namespace {
-
-Error scalar_type_for(xnn_datatype t, ScalarType* out) {
-  switch (t) {
-    case xnn_datatype_fp32: *out = ScalarType::Float; return Error::Ok;
-    case xnn_datatype_fp16: *out = ScalarType::Half; return Error::Ok;
-    case xnn_datatype_qint8: *out = ScalarType::Char; return Error::Ok;
-    case xnn_datatype_quint8: *out = ScalarType::Byte; return Error::Ok;
-    case xnn_datatype_qint32: case xnn_datatype_int32: *out = ScalarType::Int; return Error::Ok;
-    default: return Error::NotSupported;
-  }
-}
 
 // Shapes of a dynamic delegate's arguments live on the stack at execute.
 constexpr size_t kMaxDynamicArgs = 16;
@@ -33,7 +23,7 @@ Error arg_tensor(const Plan& plan, EValue* arg, uint32_t v, size_t index, const 
                         "XNNPACK delegate %s %zu is not a tensor", what, index);
   *out = arg->to_tensor();
   ScalarType expected = ScalarType::Float;
-  EMBER_CHECK_OR_RETURN(scalar_type_for(value.dtype, &expected) == Error::Ok &&
+  EMBER_CHECK_OR_RETURN(scalar_type_of(value.dtype, &expected) == Error::Ok &&
                             out->scalar_type() == expected,
                         Error::InvalidArgument,
                         "XNNPACK delegate %s %zu: tensor dtype %d does not match the "
@@ -179,11 +169,13 @@ class XnnpackBackend final : public BackendInterface {
                           "cannot allocate the XNNPACK delegate state");
     Error err = build_graph(payload, context.named_data(), &plan->graph);
     if (err == Error::Ok) err = check_call_args(plan, context.call_args());
+    plan->profiling = context.event_tracer() != nullptr;
     if (err == Error::Ok) err = compile_plan(plan);
     if (err != Error::Ok) {
       delete plan;
       return err;
     }
+    describe_steps(plan);
     size_t native = 0;
     for (const Step& s : plan->steps) native += s.native != nullptr ? 1 : 0;
     char method[64];
@@ -198,7 +190,8 @@ class XnnpackBackend final : public BackendInterface {
                 Span<EValue*> args) const override {
     Plan* plan = static_cast<Plan*>(handle);
     EMBER_RETURN_IF_ERROR(bind_arguments(plan, args));
-    return run_plan(plan);
+    EventTracer* tracer = context.event_tracer();
+    return tracer == nullptr ? run_plan(plan) : run_plan_traced(plan, *tracer);
   }
 
   void destroy(DelegateHandle* handle) const override {

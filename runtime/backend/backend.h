@@ -65,11 +65,13 @@ class NamedDataMap {
 class BackendInitContext final {
  public:
   BackendInitContext(MemoryAllocator* allocator, const NamedDataMap* named_data,
-                     const char* method_name, Span<EValue* const> call_args = {})
+                     const char* method_name, Span<EValue* const> call_args = {},
+                     EventTracer* event_tracer = nullptr)
       : allocator_(allocator),
         named_data_(named_data),
         method_name_(method_name),
-        call_args_(call_args) {}
+        call_args_(call_args),
+        event_tracer_(event_tracer) {}
   // Memory that lives as long as the Method (the method allocator).
   MemoryAllocator* allocator() const { return allocator_; }
   // Named data of the program; may be null.
@@ -81,12 +83,18 @@ class BackendInitContext final {
   // when no instruction calls the delegate. Values are not yet set: only
   // their kinds and tensor metadata (dtype, sizes, dynamism) are meaningful.
   Span<EValue* const> call_args() const { return call_args_; }
+  // The tracer attached when the method loads, or null. Only a hint: a
+  // backend may prepare to report finer events (XNNPACK creates its
+  // runtimes with per-operator timing), but the tracer execute() sees may
+  // differ (Method::set_event_tracer); report nothing from init().
+  EventTracer* event_tracer() const { return event_tracer_; }
 
  private:
   MemoryAllocator* allocator_;
   const NamedDataMap* named_data_;
   const char* method_name_;
   Span<EValue* const> call_args_;
+  EventTracer* event_tracer_;
 };
 
 class BackendExecutionContext final {

@@ -487,7 +487,7 @@ Error Method::init_delegates() {
                              {value ? value->data() : nullptr, value ? value->size() : 0u}};
     }
     BackendInitContext context(allocator, program_->named_data(), name(),
-                               first_delegate_call_args(i));
+                               first_delegate_call_args(i), event_tracer_);
     clear_error_message();
     Result<DelegateHandle*> handle =
         delegate.backend->init(context, &delegate.processed, {specs, num_specs});

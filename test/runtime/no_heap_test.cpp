@@ -1,9 +1,9 @@
 // Proves that loading and executing a program allocate nothing from the
 // heap: this binary replaces malloc/calloc/realloc/aligned_alloc and
-// operator new for the whole process and counts calls while a window is
-// open. Inside the window: Program::load (buffer loader), MethodMeta,
-// load_method, set_input and execute for every fixture, with all memory
-// carved from static arrays.
+// operator new for the whole process (test/utils/heap_counter.h) and
+// counts calls while a window is open. Inside the window: Program::load
+// (buffer loader), MethodMeta, load_method, set_input and execute for
+// every fixture, with all memory carved from static arrays.
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -16,42 +16,7 @@
 #include "runtime/core/error_message.h"
 #include "runtime/executor/flat_tensor_data_map.h"
 #include "runtime/executor/program.h"
-
-extern "C" void* __libc_malloc(size_t);
-extern "C" void* __libc_calloc(size_t, size_t);
-extern "C" void* __libc_realloc(void*, size_t);
-extern "C" void* __libc_memalign(size_t, size_t);
-extern "C" void __libc_free(void*);
-
-namespace {
-std::atomic<bool> g_counting{false};
-std::atomic<long> g_allocations{0};
-void note() {
-  if (g_counting.load(std::memory_order_relaxed)) g_allocations.fetch_add(1);
-}
-}  // namespace
-
-extern "C" void* malloc(size_t n) { note(); return __libc_malloc(n); }
-extern "C" void* calloc(size_t a, size_t b) { note(); return __libc_calloc(a, b); }
-extern "C" void* realloc(void* p, size_t n) { note(); return __libc_realloc(p, n); }
-extern "C" void* aligned_alloc(size_t a, size_t n) { note(); return __libc_memalign(a, n); }
-extern "C" int posix_memalign(void** out, size_t a, size_t n) {
-  note();
-  *out = __libc_memalign(a, n);
-  return *out ? 0 : 12;
-}
-extern "C" void free(void* p) { __libc_free(p); }
-void* operator new(size_t n) {
-  note();
-  void* p = __libc_malloc(n ? n : 1);
-  if (!p) std::abort();
-  return p;
-}
-void* operator new[](size_t n) { return operator new(n); }
-void operator delete(void* p) noexcept { __libc_free(p); }
-void operator delete[](void* p) noexcept { __libc_free(p); }
-void operator delete(void* p, size_t) noexcept { __libc_free(p); }
-void operator delete[](void* p, size_t) noexcept { __libc_free(p); }
+#include "test/utils/heap_counter.h"
 
 namespace ember {
 namespace {
