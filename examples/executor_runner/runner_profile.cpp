@@ -187,9 +187,12 @@ MethodProfile build_profile(const devtools::EventRecorder& recorder, const Progr
   std::map<std::pair<int64_t, int64_t>, InstrAcc> instrs;
   std::map<std::pair<int64_t, int64_t>, std::string> delegate_ids;
   uint64_t execute_ns = 0, instr_ns = 0, dispatch_ns = 0, other_ns = 0;
-  uint64_t instr_count = 0, kernel_count = 0;
+  uint64_t instr_count = 0, kernel_count = 0, delegate_event_count = 0;
 
-  for (const size_t b : blocks) {
+  uint64_t first_execute_ns = 0;
+  for (size_t n = 0; n < blocks.size(); ++n) {
+    const size_t b = blocks[n];
+    if (n == 1) first_execute_ns = execute_ns;  // what the first run took
     std::vector<devtools::RecordedEvent> nested;     // operator events
     std::vector<devtools::RecordedEvent> delegated;  // a delegate call's events
     for (size_t i = recorder.block(b).first_event; i < block_end(recorder, b); ++i) {
@@ -242,6 +245,7 @@ MethodProfile build_profile(const devtools::EventRecorder& recorder, const Progr
         row.calls += 1;
         row.ns += ns;
         add_delegate_events(row, delegated, ns);
+        delegate_event_count += delegated.size();
         ia.op = found->second;
       } else {
         other_ns += ns;
@@ -254,6 +258,10 @@ MethodProfile build_profile(const devtools::EventRecorder& recorder, const Progr
 
   const double runs = double(p.runs);
   p.execute_ms_per_run = double(execute_ns) / kNsPerMs / runs;
+  if (p.runs == 1) first_execute_ns = execute_ns;
+  p.first_execute_ms = double(first_execute_ns) / kNsPerMs;
+  p.later_execute_ms_mean =
+      p.runs > 1 ? double(execute_ns - first_execute_ns) / kNsPerMs / (runs - 1) : 0.0;
   for (const auto& [name, acc] : rows.children) {
     p.rows.push_back(to_row(name, acc, p.runs, execute_ns));
   }
@@ -266,8 +274,12 @@ MethodProfile build_profile(const devtools::EventRecorder& recorder, const Progr
       double(execute_ns > instr_ns ? execute_ns - instr_ns : 0) / kNsPerMs / runs;
   p.instructions_per_run = double(instr_count) / runs;
   p.kernel_instructions_per_run = double(kernel_count) / runs;
+  p.delegate_events_per_run = double(delegate_event_count) / runs;
+  p.tracing_cost = cost;
+  // A delegate's event costs about what one instruction event costs.
   p.tracing_ms_per_run = (double(kernel_count) * cost.kernel_ns +
-                          double(instr_count - kernel_count) * cost.other_ns) /
+                          double(instr_count - kernel_count + delegate_event_count) *
+                              cost.other_ns) /
                          kNsPerMs / runs;
   for (const auto& [key, ia] : instrs) {
     InstructionProfile ip;
@@ -325,8 +337,13 @@ nlohmann::json row_json(const ProfileRow& r) {
 
 void print_profile(const MethodProfile& p, bool verbose, const std::string& note, FILE* out) {
   fprintf(out, "\nProfile of method '%s': %zu execution(s), all included (the first, cold, "
-          "too); times per run are averages over them. Method::execute: %.4f ms per run.\n",
+          "too); times per run are averages over them. Method::execute: %.4f ms per run",
           p.method.c_str(), p.runs, p.execute_ms_per_run);
+  if (p.runs > 1) {
+    fprintf(out, " (the first %.4f ms, the others %.4f ms on average)", p.first_execute_ms,
+            p.later_execute_ms_mean);
+  }
+  fprintf(out, ".\n");
   if (!note.empty()) fprintf(out, "  %s\n", note.c_str());
   const int width = int(std::min<size_t>(std::max<size_t>(name_width(p.rows, 0), 8), 80));
   fprintf(out, "  %-*s %10s %13s %11s %9s\n", width, "operator", "calls/run", "total ms/run",
@@ -340,14 +357,18 @@ void print_profile(const MethodProfile& p, bool verbose, const std::string& note
           p.other_instr_ms_per_run, percent_of(p.other_instr_ms_per_run, total));
   fprintf(out, "    between instructions (Method::execute minus them):    %.4f ms (%.2f%%)\n",
           p.between_ms_per_run, percent_of(p.between_ms_per_run, total));
-  const double per_instr_ns =
-      p.instructions_per_run > 0 ? p.tracing_ms_per_run * 1e6 / p.instructions_per_run : 0.0;
   fprintf(out,
-          "  Profiling overhead (estimate, recording measured on a scratch recorder): "
-          "%.0f ns per instruction, %.1f instructions per run: %.4f ms per run (%.2f%% of "
-          "Method::execute), included in the times above.\n",
-          per_instr_ns, p.instructions_per_run, p.tracing_ms_per_run,
-          percent_of(p.tracing_ms_per_run, total));
+          "  Profiling overhead (estimate; recording measured on a scratch recorder: %.0f ns "
+          "per kernel instruction, %.0f ns per other instruction or delegate event): %.1f "
+          "instructions",
+          p.tracing_cost.kernel_ns, p.tracing_cost.other_ns, p.instructions_per_run);
+  if (p.delegate_events_per_run > 0) {
+    fprintf(out, " and %.1f delegate events", p.delegate_events_per_run);
+  }
+  fprintf(out,
+          " per run: %.4f ms per run (%.2f%% of Method::execute), included in the times "
+          "above.\n",
+          p.tracing_ms_per_run, percent_of(p.tracing_ms_per_run, total));
   if (!verbose) return;
   fprintf(out, "  Per instruction:\n  %5s %6s %-40s %10s %11s  %s\n", "chain", "instr",
           "operator", "calls/run", "mean ms", "source");
@@ -364,6 +385,8 @@ nlohmann::json profile_json(const MethodProfile& p) {
   j["runs"] = p.runs;
   j["first_run_included"] = true;
   j["execute_ms_per_run"] = p.execute_ms_per_run;
+  j["first_execute_ms"] = p.first_execute_ms;
+  j["later_execute_ms_mean"] = p.later_execute_ms_mean;
   nlohmann::json rows = nlohmann::json::array();
   for (const ProfileRow& r : p.rows) rows.push_back(row_json(r));
   j["operators"] = rows;
@@ -372,7 +395,10 @@ nlohmann::json profile_json(const MethodProfile& p) {
                               {"between_instructions", p.between_ms_per_run}};
   j["profiling_overhead"] = {
       {"ms_per_run", p.tracing_ms_per_run},
+      {"ns_per_kernel_instruction", p.tracing_cost.kernel_ns},
+      {"ns_per_other_event", p.tracing_cost.other_ns},
       {"instructions_per_run", p.instructions_per_run},
+      {"delegate_events_per_run", p.delegate_events_per_run},
       {"percent_of_execute", percent_of(p.tracing_ms_per_run, p.execute_ms_per_run)}};
   nlohmann::json instrs = nlohmann::json::array();
   for (const InstructionProfile& ip : p.instructions) {

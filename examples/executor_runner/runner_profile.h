@@ -46,20 +46,6 @@ struct InstructionProfile {
   std::string frame;  // escaped "file:line (name): context", or ""
 };
 
-struct MethodProfile {
-  std::string method;  // escaped
-  size_t runs = 0;
-  double execute_ms_per_run = 0;
-  std::vector<ProfileRow> rows;  // sorted by total time, descending
-  double dispatch_ms_per_run = 0;      // OPERATOR_CALL minus its operator event
-  double other_instr_ms_per_run = 0;   // MOVE_CALL, JF_CALL, FREE_CALL
-  double between_ms_per_run = 0;       // Method::execute minus instruction events
-  double instructions_per_run = 0;     // instruction events per run
-  double kernel_instructions_per_run = 0;
-  double tracing_ms_per_run = 0;       // estimated cost of the events themselves
-  std::vector<InstructionProfile> instructions;  // by chain, instruction
-};
-
 // What recording costs, measured on a scratch recorder: nanoseconds per
 // kernel instruction (two nested events) and per other instruction (one).
 struct TracingCost {
@@ -67,6 +53,24 @@ struct TracingCost {
   double other_ns = 0;
 };
 TracingCost measure_tracing_cost();
+
+struct MethodProfile {
+  std::string method;  // escaped
+  size_t runs = 0;
+  double execute_ms_per_run = 0;
+  double first_execute_ms = 0;        // the first (cold) run alone
+  double later_execute_ms_mean = 0;   // the runs after it (0 with one run)
+  std::vector<ProfileRow> rows;  // sorted by total time, descending
+  double dispatch_ms_per_run = 0;      // OPERATOR_CALL minus its operator event
+  double other_instr_ms_per_run = 0;   // MOVE_CALL, JF_CALL, FREE_CALL
+  double between_ms_per_run = 0;       // Method::execute minus instruction events
+  double instructions_per_run = 0;     // instruction events per run
+  double kernel_instructions_per_run = 0;
+  double delegate_events_per_run = 0;  // a delegate's own events (steps, operators)
+  double tracing_ms_per_run = 0;       // estimated cost of the events themselves
+  TracingCost tracing_cost;
+  std::vector<InstructionProfile> instructions;  // by chain, instruction
+};
 
 // The profile of `method` from the Execute blocks `blocks` of `recorder`.
 MethodProfile build_profile(const devtools::EventRecorder& recorder, const Program& program,

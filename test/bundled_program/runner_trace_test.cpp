@@ -55,7 +55,8 @@ TEST_F(RunnerTrace, ProfilePrintsOperatorTableAndReport) {
       << r.output;
   EXPECT_NE(r.output.find("  native_call_convolution.out "), std::string::npos) << r.output;
   EXPECT_NE(r.output.find("Framework overhead"), std::string::npos) << r.output;
-  EXPECT_NE(r.output.find("ns per instruction"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ns per kernel instruction"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("(the first "), std::string::npos) << r.output;
   EXPECT_EQ(r.output.find("Per instruction:"), std::string::npos) << "needs --verbose";
 
   const nlohmann::json report = read_json(path("r.json"));
