@@ -82,11 +82,16 @@ TEST_F(RunnerTrace, ProfileVerboseListsInstructions) {
   EXPECT_NE(r.output.find("Per instruction:"), std::string::npos) << r.output;
 }
 
+// The design's delegate step names ("<kind> <step>: nodes <first>-<last>")
+// group the XNNPACK delegate's events.
 TEST_F(RunnerTrace, ProfileNamesTheDelegateCall) {
   const RunResult r = run_runner("--model_path=" + models_dir() +
                                  "/xnnpack/tiny_cnn.bpte --testset_idx=0 --profile");
   ASSERT_EQ(r.status, 0) << r.output;
   EXPECT_NE(r.output.find("  delegate XnnpackBackend (c0/i0) "), std::string::npos) << r.output;
+  // The delegate's step, indented under its call, and the remainder.
+  EXPECT_NE(r.output.find("\n    xnn_runtime 0: nodes 0-10 "), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("\n    (outside steps) "), std::string::npos) << r.output;
 }
 
 TEST_F(RunnerTrace, EtdumpIsASizePrefixedFlatbufferWithItsIdentifier) {
