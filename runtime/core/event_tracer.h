@@ -76,6 +76,8 @@ class EventTracer {
   virtual EventTracerEntry start_profiling(const char* name,
                                            int32_t chain_index = kUnsetChainIndex,
                                            int32_t instruction_id = kUnsetInstructionId) = 0;
+  // Records the event from entry.start_ticks (which a caller may set to
+  // an earlier time it took itself) to now.
   virtual void end_profiling(const EventTracerEntry& entry) = 0;
 
   // A delegate's own step, identified by exactly one of `name` (non-null)

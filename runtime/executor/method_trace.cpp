@@ -78,17 +78,17 @@ Error Method::run_traced(const Instruction& ins, size_t c, size_t pc, size_t* ne
   const bool allow_fusion = fusion_enabled_ && !intermediates;
   const bool kernel = ins.kind == InstructionKind::Kernel;
   EventTracerEntry outer;
-  EventTracerEntry inner;
   if (profile) {
     outer = tracer.start_profiling(instruction_event_name(uint8_t(ins.kind)));
-    if (kernel) {
-      char name[192];
-      operator_event_name(ins, allow_fusion && ins.fusion != 0, name, sizeof(name));
-      inner = tracer.start_profiling(name);
-    }
   }
+  const uint64_t kernel_start = event_tracer_ticks();
   const Error err = run_instruction(ins, c, pc, allow_fusion, next);
   if (profile && kernel) {
+    // Named once it ran: a fused sequence may decline and run unfused.
+    char name[192];
+    operator_event_name(ins, *next > pc + 1, name, sizeof(name));
+    EventTracerEntry inner = tracer.start_profiling(name);
+    inner.start_ticks = kernel_start;
     tracer.end_profiling(inner);
   }
   if (err == Error::Ok && intermediates) {
