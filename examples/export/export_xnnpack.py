@@ -148,6 +148,31 @@ class FusedCnn(nn.Module):
         return F.relu(y) + y
 
 
+class ResidualCnn(nn.Module):
+    """A ResNet basic block after a stem: conv-bn-relu, conv-bn, + x, relu.
+    The memory plan may give the second batch norm's output the second
+    convolution's input (dead after it), which the fused kernel handles."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = nn.Sequential(nn.Conv2d(3, 8, 3, 1, 1), nn.BatchNorm2d(8), nn.ReLU())
+        self.a = nn.Sequential(nn.Conv2d(8, 8, 3, 1, 1, bias=False), nn.BatchNorm2d(8),
+                               nn.ReLU())
+        self.b = nn.Sequential(nn.Conv2d(8, 8, 3, 1, 1, bias=False), nn.BatchNorm2d(8))
+        gen = torch.Generator().manual_seed(11)
+        for m in self.modules():
+            if isinstance(m, nn.BatchNorm2d):
+                c = m.num_features
+                m.running_mean.copy_(torch.randn(c, generator=gen) * 0.3)
+                m.running_var.copy_(torch.rand(c, generator=gen) + 0.5)
+                m.weight.data.copy_(torch.rand(c, generator=gen) + 0.5)
+                m.bias.data.copy_(torch.randn(c, generator=gen) * 0.2)
+
+    def forward(self, x):
+        x = self.stem(x)
+        return F.relu(self.b(self.a(x)) + x)
+
+
 class TinyCnn(nn.Module):
     """A MobileNet-like stack: conv-bn-relu6, depthwise, pointwise,
     residual add, hardswish, pooling, linear."""
@@ -504,6 +529,8 @@ def node_cases():
     add(Case("tiny_cnn", TinyCnn().eval(), [(r(1, 3, 16, 16),), (r(1, 3, 16, 16),)],
              twin=True))
     add(Case("fused_cnn", FusedCnn().eval(), [(r(2, 3, 20, 18),), (r(2, 3, 20, 18),)],
+             twin=True))
+    add(Case("residual_cnn", ResidualCnn().eval(), [(r(1, 3, 12, 10),), (r(1, 3, 12, 10),)],
              twin=True))
     add(Case("tiny_encoder", TinyEncoder().eval(), [(r(1, 5, 16),)], twin=True,
              rtol=1e-3, atol=1e-4))

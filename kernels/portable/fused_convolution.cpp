@@ -20,11 +20,14 @@
 // The fused kernel declines (and the calls run one by one, reporting any
 // error themselves) unless: Float throughout, a non-transposed
 // convolution, contiguous operands, batch norm parameters of the
-// convolution's channel count, an output that does not overlap any
-// operand (a memory plan may give the last call's output the input's
-// memory, dead after the convolution), and temp memory for the
-// per-channel factors and the convolution's workspace.
+// convolution's channel count, an output that does not overlap the
+// weights or parameters, and temp memory for the per-channel factors and
+// the convolution's workspace. A memory plan may give the last call's
+// output the input's memory (dead after the convolution, as in ResNet's
+// conv + batch norm before the residual add): then the result is computed
+// into the convolution's own output and copied.
 #include <cmath>
+#include <cstring>
 
 #include "kernels/portable/util/conv_args.h"
 #include "kernels/portable/util/norm_util.h"
@@ -114,14 +117,24 @@ bool fused_convolution(KernelContext& ctx, const Span<EValue*>* calls, size_t co
   if constexpr (kAct != Activation::kNone) {
     if (count != 3 || !read_activation(check, calls[2], kAct, bn.out, &ep, &dst)) return false;
   }
-  // The destination must not alias anything the convolution reads.
-  const Tensor reads[] = {c.input, c.weight, bn.mean, bn.var};
+  // The destination must not alias anything the convolution reads. A plan
+  // may give it the input's memory (dead after the convolution): then the
+  // fused result goes to the convolution's own output (dead after the
+  // batch norm, which fusion requires) and is copied over.
+  const bool into_conv_out = overlaps(dst, c.input.const_data_ptr(), c.input.nbytes());
+  if (into_conv_out && (overlaps(c.out, c.input.const_data_ptr(), c.input.nbytes()) ||
+                        overlaps(c.out, dst.const_data_ptr(), dst.nbytes()) ||
+                        c.out.nbytes() != dst.nbytes())) {
+    return false;
+  }
+  const Tensor result = into_conv_out ? c.out : dst;
+  const Tensor reads[] = {c.weight, bn.mean, bn.var};
   for (const Tensor& t : reads) {
-    if (overlaps(dst, t.const_data_ptr(), t.nbytes())) return false;
+    if (overlaps(result, t.const_data_ptr(), t.nbytes())) return false;
   }
   const Optional<Tensor> params[] = {c.bias, bn.weight, bn.bias};
   for (const Optional<Tensor>& t : params) {
-    if (t.has_value() && overlaps(dst, t.value().const_data_ptr(), t.value().nbytes())) {
+    if (t.has_value() && overlaps(result, t.value().const_data_ptr(), t.value().nbytes())) {
       return false;
     }
   }
@@ -142,10 +155,16 @@ bool fused_convolution(KernelContext& ctx, const Span<EValue*>* calls, size_t co
   }
   ep.scale = factors;
   ep.shift = factors + channels;
-  return run_convolution_f32(ctx, c.g, c.input.const_data_ptr<float>(),
-                             c.weight.const_data_ptr<float>(),
-                             c.bias.has_value() ? c.bias.value().const_data_ptr<float>() : nullptr,
-                             dst.mutable_data_ptr<float>(), &ep);
+  if (!run_convolution_f32(ctx, c.g, c.input.const_data_ptr<float>(),
+                           c.weight.const_data_ptr<float>(),
+                           c.bias.has_value() ? c.bias.value().const_data_ptr<float>() : nullptr,
+                           result.mutable_data_ptr<float>(), &ep)) {
+    return false;
+  }
+  if (into_conv_out) {
+    std::memcpy(dst.mutable_data_ptr(), result.const_data_ptr(), dst.nbytes());
+  }
+  return true;
 }
 
 // Primary outputs: convolution.out's `out` is argument 9, the batch

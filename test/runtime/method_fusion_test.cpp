@@ -115,7 +115,32 @@ struct Case {
 // conv+bn, and a conv+bn whose output relu(y) + y reads twice (its relu is
 // not fused). tiny_cnn: stem conv+bn+hardtanh, depthwise conv+bn
 // (hardswish follows, which no pattern takes).
-const Case kCases[] = {{"fused_cnn.portable.bpte", 4}, {"tiny_cnn.portable.bpte", 2}};
+// residual_cnn: a ResNet basic block; the plan gives its second batch
+// norm's output the second convolution's input.
+const Case kCases[] = {{"fused_cnn.portable.bpte", 4},
+                       {"tiny_cnn.portable.bpte", 2},
+                       {"residual_cnn.portable.bpte", 3}};
+
+// Counts the nested kernel events a traced run reports: "fused:<pattern>"
+// for a sequence that ran fused.
+class FusedEventCounter final : public EventTracer {
+ public:
+  size_t fused = 0;
+  size_t kernels = 0;
+  void create_event_block(const char*) override {}
+  EventTracerEntry start_profiling(const char* name, int32_t, int32_t) override {
+    if (std::strncmp(name, "fused:", 6) == 0) ++fused;
+    if (std::strncmp(name, "native_call_", 12) == 0) ++kernels;
+    return {};
+  }
+  void end_profiling(const EventTracerEntry&) override {}
+  EventTracerEntry start_profiling_delegate(const char*, int32_t) override { return {}; }
+  void end_profiling_delegate(const EventTracerEntry&, Span<const uint8_t>) override {}
+  void log_profiling_delegate(const char*, int32_t, uint64_t, uint64_t,
+                              Span<const uint8_t>) override {}
+  void log_value(const EValue&, LoggedValueKind) override {}
+  void log_delegate_output(const char*, int32_t, const Tensor&) override {}
+};
 
 TEST(MethodFusion, FindsOnlyDeadIntermediates) {
   for (const Case& c : kCases) {
@@ -124,6 +149,22 @@ TEST(MethodFusion, FindsOnlyDeadIntermediates) {
     auto l = load(*b->program, size_t(16) << 20);
     ASSERT_NE(l, nullptr) << last_error_message();
     EXPECT_EQ(l->method->num_fused_sequences(), c.fused) << c.file;
+  }
+}
+
+// Every sequence found at load runs fused (none declines), including one
+// whose output has its input's memory.
+TEST(MethodFusion, EverySequenceRunsFused) {
+  for (const Case& c : kCases) {
+    SCOPED_TRACE(c.file);
+    auto b = open_bundle(c.file);
+    ASSERT_NE(b, nullptr);
+    auto l = load(*b->program, size_t(16) << 20);
+    ASSERT_NE(l, nullptr) << last_error_message();
+    FusedEventCounter counter;
+    l->method->set_event_tracer(&counter);
+    run(*b, *l, 0);
+    EXPECT_EQ(counter.fused, c.fused);
   }
 }
 
