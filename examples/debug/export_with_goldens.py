@@ -34,22 +34,22 @@ Usage (from the repository root):
                    first divergence.
   --list_ops       prints the ATen operator nodes (with N) and exits.
 
-How the goldens are keyed: when the emitter turns the edge graph into
-instructions it records, for each kernel or delegate call, the instruction's
-index in the node's "debug_handle" meta of the emitted graph (and the original
-edge debug handles in the ETRecord's debug handle map). So instruction i of a
-chain is the emitted node whose debug handle is i. Its PyTorch value comes from
-running the edge program (taken before to_executorch) in torch.fx, node by
-node; emitted and edge nodes share names, and the debug handle map is the
-fallback. A kernel call's values are its node's outputs in order; a delegate
-call's are its arguments in order (inputs, then outputs), as the runtime logs
-them. Only tensors are written; other values keep their index k.
+How the goldens are keyed: when the emitter turns the graph into
+instructions it stores, in each kernel or delegate node's "debug_handle" meta
+of the emitted graph, the index of the instruction it became (the original
+edge handles go to the ETRecord's debug handle map). So instruction i of a
+chain is the emitted node whose debug handle is i. The emitted graph is
+runnable in PyTorch (memory planning's alloc nodes make empty tensors, the
+out-variant ATen ops fill them, a delegate call runs its original subgraph),
+so the script runs it in torch.fx node by node and writes each instruction's
+values: a kernel call's outputs in order; a delegate call's arguments in order
+(inputs, then outputs), as the runtime logs them. Only tensors are written;
+other values keep their index k.
 
 Tested with torch 2.13.0 and executorch 1.5.1.
 """
 
 import argparse
-import copy
 import json
 import os
 import sys
@@ -187,6 +187,19 @@ def _planted_fault_op(node):
     return trace[at + len(FAULT_MARK):].split("]")[0]
 
 
+def _run_correct_op(name, args, kwargs):
+    """Computes the correct op of a planted node with the node's arguments;
+    for an out variant (emitted graph), writes the result into `out`."""
+    op = _resolve_aten(name)
+    accepted = {a.name for a in op._schema.arguments}
+    out = kwargs.get("out")
+    value = op(*args, **{k: v for k, v in kwargs.items() if k in accepted})
+    if isinstance(out, torch.Tensor):
+        out.copy_(value)
+        return out
+    return value
+
+
 def _resolve_aten(name):
     # "aten.relu.default" -> torch.ops.aten.relu.default
     ns, op, overload = name.split(".")
@@ -237,12 +250,11 @@ def export_program(model, inputs, flow, fault_index=None):
 
         partitioner = [XnnpackPartitioner()]
     edge = to_edge_transform_and_lower(ep, partitioner=partitioner, generate_etrecord=True)
-    edge_programs = {m: copy.deepcopy(edge.exported_program(m)) for m in edge.methods}
     _patch_emitter_stacktrace()
     et = edge.to_executorch(ExecutorchBackendConfig(emit_stacktrace=True))
     etrecord = et.get_etrecord()
     etrecord.update_representative_inputs(list(inputs))
-    return et, etrecord, edge_programs, fault
+    return et, etrecord, fault
 
 
 # --------------------------------------------------------------------------
@@ -275,9 +287,11 @@ def _is_delegate_call(node):
 
 
 class _Capture(torch.fx.Interpreter):
-    """Runs an exported program's graph, keeps each call_function node's
-    value by name; a planted fault is computed with its correct op, and a
-    delegate call with its original subgraph (so faults inside it too)."""
+    """Runs an exported program's graph in PyTorch and keeps each
+    call_function node's value by name. Works on the emitted graph (memory
+    planning's alloc nodes make empty tensors, out-variant ops fill them,
+    memory.view is a view). A planted fault is computed with its correct op;
+    a delegate call runs its original subgraph (so a fault inside it too)."""
 
     def __init__(self, ep):
         super().__init__(ep.graph_module)
@@ -291,7 +305,7 @@ class _Capture(torch.fx.Interpreter):
         if correct is not None:
             self.fault_nodes.append(n.name)
             args, kwargs = self.fetch_args_kwargs_from_env(n)
-            value = _resolve_aten(correct)(*args, **kwargs)
+            value = _run_correct_op(correct, args, kwargs)
         elif _is_delegate_call(n):
             args, kwargs = self.fetch_args_kwargs_from_env(n)
             lowered = args[0]
@@ -324,6 +338,11 @@ def _op_short_name(name, overload):
     return f"{base}.{overload}" if overload else base
 
 
+def _schema_name(node):
+    schema = node.target._schema
+    return schema.name, schema.overload_name
+
+
 def _as_list(value):
     if isinstance(value, (tuple, list)):
         return list(value)
@@ -334,7 +353,7 @@ def _safe(s):
     return "".join(c if c.isalnum() or c in "._-" else "_" for c in s)
 
 
-def collect_goldens(et, edge_programs, user_inputs):
+def collect_goldens(et, user_inputs):
     """Returns (entries, values, report): entries are dicts for index.json,
     values[i] the tensor of entries[i]."""
     from executorch.exir.schema import DelegateCall, KernelCall
@@ -344,22 +363,15 @@ def collect_goldens(et, edge_programs, user_inputs):
     report = {"instructions": 0, "with_golden": 0, "missing": [], "fault_keys": []}
     for plan in program.execution_plan:
         method = plan.name
-        capture = _Capture(edge_programs[method])
-        capture.run_program(user_inputs)
         emitted = et.exported_program(method)
+        capture = _Capture(emitted)
+        capture.run_program(user_inputs)
+        # The emitter set each kernel/delegate node's debug handle to its
+        # instruction's index (chain 0: the method's own graph).
         by_handle = {}
         for n in emitted.graph.nodes:
-            if n.op != "call_function" or n.meta.get("debug_handle") is None:
-                continue
-            if _is_delegate_call(n) or _is_operator(n):
+            if n.meta.get("debug_handle") is not None and (_is_delegate_call(n) or _is_operator(n)):
                 by_handle.setdefault(n.meta["debug_handle"], n)
-        # original edge debug handles per instruction (fallback)
-        dh_map = (et.debug_handle_map or {}).get(method, {})
-        edge_by_handle = {}
-        for n in edge_programs[method].graph.nodes:
-            h = n.meta.get("debug_handle")
-            if n.op == "call_function" and h is not None:
-                edge_by_handle[h] = n.name  # the last node with that handle
         for chain_i, chain in enumerate(plan.chains):
             for instr_i, instr in enumerate(chain.instructions):
                 args = instr.instr_args
@@ -373,10 +385,7 @@ def collect_goldens(et, edge_programs, user_inputs):
                     opname = _op_short_name(op.name, op.overload)
                     kind = "kernel"
                     name = node.name if node is not None else None
-                    if name not in capture.values:
-                        handles = _as_list(dh_map.get(instr_i, []))
-                        name = edge_by_handle.get(handles[-1]) if handles else None
-                    if name not in capture.values:
+                    if node is None or _op_short_name(*_schema_name(node)) != opname:
                         report["missing"].append(f"{key_base} ({opname})")
                         continue
                     vals = _as_list(capture.values[name])
@@ -426,7 +435,7 @@ def write_goldens(golden_dir, program_name, entries, values):
 
 def export_with_goldens(model_name, flow, out_dir, plant_fault_index=None, seed=0, log=print):
     model, inputs = MODELS[model_name](seed)
-    et, etrecord, edge_programs, fault = export_program(model, inputs, flow, plant_fault_index)
+    et, etrecord, fault = export_program(model, inputs, flow, plant_fault_index)
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "model.pte"), "wb") as f:
         et.write_to_file(f)
@@ -436,7 +445,7 @@ def export_with_goldens(model_name, flow, out_dir, plant_fault_index=None, seed=
         p = os.path.join(out_dir, f"input{i}.npy")
         np.save(p, x.numpy())
         input_paths.append(p)
-    entries, values, report = collect_goldens(et, edge_programs, inputs)
+    entries, values, report = collect_goldens(et, inputs)
     golden_dir = os.path.join(out_dir, "golden")
     write_goldens(golden_dir, "model.pte", entries, values)
     info = {"model": model_name, "flow": flow, "seed": seed,
