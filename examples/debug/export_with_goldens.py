@@ -34,6 +34,11 @@ Usage (from the repository root):
                    first divergence.
   --list_ops       prints the ATen operator nodes (with N) and exits.
 
+Keys follow the runner's (examples/executor_runner/runner_intermediates.h):
+a kernel's result is one logged value, o0, or, for a kernel with several
+outs (native_layer_norm, max_pool2d_with_indices, split_with_sizes_copy), a
+tensor list whose element j is o0.j; a delegate call's argument k is ok.
+
 How the goldens are keyed: when the emitter turns the graph into
 instructions it stores, in each kernel or delegate node's "debug_handle" meta
 of the emitted graph, the index of the instruction it became (the original
@@ -317,7 +322,14 @@ class _Capture(torch.fx.Interpreter):
         else:
             value = super().run_node(n)
         if n.op == "call_function":
-            self.values[n.name] = value
+            logged = value
+            if logged is None and "out" in n.kwargs:
+                # an out variant that returns nothing (split_with_sizes_copy.out):
+                # the runtime logs its out list
+                _, kwargs = self.fetch_args_kwargs_from_env(n)
+                if isinstance(kwargs["out"], (list, tuple)):
+                    logged = list(kwargs["out"])
+            self.values[n.name] = logged
         return value
 
     def run_program(self, user_inputs):
@@ -388,7 +400,9 @@ def collect_goldens(et, user_inputs):
                     if node is None or _op_short_name(*_schema_name(node)) != opname:
                         report["missing"].append(f"{key_base} ({opname})")
                         continue
-                    vals = _as_list(capture.values[name])
+                    # The runtime logs a kernel's result as one value: a tensor,
+                    # or a tensor list (several outs) whose element j is "o0.j".
+                    vals = [capture.values[name]]
                     faulty = name in capture.fault_nodes
                 else:
                     delegate = plan.delegates[args.delegate_index]
@@ -407,17 +421,23 @@ def collect_goldens(et, user_inputs):
                 if faulty:
                     report["fault_keys"].append(key_base)
                 for k, v in enumerate(vals):
-                    if not isinstance(v, torch.Tensor):
-                        continue
-                    key = f"{key_base}/o{k}"
-                    fname = f"{method}__c{chain_i}_i{instr_i:04d}__{_safe(opname)}__o{k}.npy"
-                    entries.append({
-                        "key": key, "file": fname, "method": method, "chain": chain_i,
-                        "instruction": instr_i, "output": k, "kind": kind,
-                        "operator": opname, "node": name,
-                        "dtype": str(v.dtype).replace("torch.", ""), "shape": list(v.shape),
-                    })
-                    values.append(v.detach().contiguous())
+                    items = [(str(k), None, v)]
+                    if isinstance(v, (list, tuple)):
+                        items = [(f"{k}.{j}", j, t) for j, t in enumerate(v)]
+                    for out, element, t in items:
+                        if not isinstance(t, torch.Tensor):
+                            continue
+                        fname = f"{method}__c{chain_i}_i{instr_i:04d}__{_safe(opname)}__o{out}.npy"
+                        entry = {
+                            "key": f"{key_base}/o{out}", "file": fname, "method": method,
+                            "chain": chain_i, "instruction": instr_i, "output": k, "kind": kind,
+                            "operator": opname, "node": name,
+                            "dtype": str(t.dtype).replace("torch.", ""), "shape": list(t.shape),
+                        }
+                        if element is not None:
+                            entry["element"] = element
+                        entries.append(entry)
+                        values.append(t.detach().contiguous())
     return entries, values, report
 
 
