@@ -28,7 +28,8 @@ Usage (from the repository root, after building executor_runner):
 The runner is called as
   executor_runner --model_path=DIR/model.pte --inputs=DIR/input0.npy
       --intermediates_dir=DIR/runtime --compare_intermediates=DIR/golden
-      --rtol=R --atol=A EXTRA...
+      --print_output=none --rtol=R --atol=A EXTRA...
+(later flags win, so EXTRA can say --print_output=summary).
 """
 
 import argparse
@@ -80,19 +81,23 @@ def main(argv=None):
             a.model, a.flow, out, a.plant_fault, log=lambda s: print(s, flush=True))
         info = exported["info"]
 
+    def shown(path):  # relative to the working directory when under it
+        rel = os.path.relpath(path)
+        return path if rel.startswith("..") else rel
+
     runtime_dir = os.path.join(out, "runtime")
     os.makedirs(runtime_dir, exist_ok=True)
-    cmd = [a.runner, f"--model_path={exported['pte']}",
-           f"--inputs={','.join(exported['inputs'])}",
-           f"--intermediates_dir={runtime_dir}",
-           f"--compare_intermediates={exported['golden_dir']}"]
+    cmd = [shown(a.runner), f"--model_path={shown(exported['pte'])}",
+           f"--inputs={','.join(shown(p) for p in exported['inputs'])}",
+           f"--intermediates_dir={shown(runtime_dir)}",
+           f"--compare_intermediates={shown(exported['golden_dir'])}",
+           "--print_output=none"]
     if a.rtol is not None:
         cmd.append(f"--rtol={a.rtol}")
     if a.atol is not None:
         cmd.append(f"--atol={a.atol}")
     cmd += extra
-    print("$ " + " ".join(os.path.relpath(c, os.getcwd()) if os.path.exists(c) else c
-                          for c in cmd), flush=True)
+    print("$ " + " ".join(cmd), flush=True)
     status = subprocess.call(cmd)
     fault = info.get("planted_fault")
     if fault:
