@@ -400,9 +400,13 @@ def collect_goldens(et, user_inputs):
                     if node is None or _op_short_name(*_schema_name(node)) != opname:
                         report["missing"].append(f"{key_base} ({opname})")
                         continue
-                    # The runtime logs a kernel's result as one value: a tensor,
-                    # or a tensor list (several outs) whose element j is "o0.j".
-                    vals = [capture.values[name]]
+                    # The runtime logs each return value of a kernel as o<k>:
+                    # a node returning several tensors (a tuple: layer norm,
+                    # batch norm, max pool with indices) gives o0, o1, ...; one
+                    # returning a tensor list (split) gives one list whose
+                    # element j is "o0.j".
+                    value = capture.values[name]
+                    vals = list(value) if isinstance(value, tuple) else [value]
                     faulty = name in capture.fault_nodes
                 else:
                     delegate = plan.delegates[args.delegate_index]

@@ -332,8 +332,9 @@ std::string divergence_text(const Comparison& c) {
              c.sqnr_db);
     text += numbers;
   }
-  text += c.frame.empty() ? "; source: unknown (no stack trace in the program; export with "
-                            "ExecutorchBackendConfig(emit_stacktrace=True))"
+  text += c.frame.empty() ? "; source: unknown (no stack frame for this instruction in the "
+                            "program; programs exported with "
+                            "ExecutorchBackendConfig(emit_stacktrace=True) carry them)"
                           : "; source: " + c.frame;
   return text;
 }

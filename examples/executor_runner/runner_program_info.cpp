@@ -22,20 +22,33 @@ const ember_fb::ExecutionPlan* find_plan(const ember_fb::Program* program,
 
 std::string str(const flatbuffers::String* s) { return s != nullptr ? s->str() : std::string(); }
 
-// The last frame of the instruction's FrameList: the innermost user code.
-StackFrame innermost_frame(const ember_fb::Chain* chain, int64_t instruction) {
+// A frame in PyTorch's own sources (torch/nn/modules/linear.py, say), not
+// the model's.
+bool in_torch(const std::string& file) {
+  return file.find("/torch/") != std::string::npos || file.rfind("torch/", 0) == 0;
+}
+
+// The instruction's source frame: the innermost one outside PyTorch's own
+// sources (the model's line: "x = self.fc(x)", rather than linear.py's
+// F.linear call), or the innermost one when all are PyTorch's.
+StackFrame source_frame(const ember_fb::Chain* chain, int64_t instruction) {
   StackFrame frame;
   const auto* traces = chain->stacktrace();
   if (traces == nullptr || instruction >= int64_t(traces->size())) return frame;
   const ember_fb::FrameList* list = traces->Get(flatbuffers::uoffset_t(instruction));
   if (list == nullptr || list->items() == nullptr || list->items()->size() == 0) return frame;
-  const ember_fb::Frame* f = list->items()->Get(list->items()->size() - 1);
-  if (f == nullptr) return frame;
+  const ember_fb::Frame* chosen = nullptr;
+  for (flatbuffers::uoffset_t i = list->items()->size(); i-- > 0 && chosen == nullptr;) {
+    const ember_fb::Frame* f = list->items()->Get(i);
+    if (f != nullptr && !in_torch(str(f->filename()))) chosen = f;
+  }
+  if (chosen == nullptr) chosen = list->items()->Get(list->items()->size() - 1);
+  if (chosen == nullptr) return frame;
   frame.present = true;
-  frame.file = str(f->filename());
-  frame.line = f->lineno();
-  frame.name = str(f->name());
-  frame.context = str(f->context());
+  frame.file = str(chosen->filename());
+  frame.line = chosen->lineno();
+  frame.name = str(chosen->name());
+  frame.context = str(chosen->context());
   return frame;
 }
 
@@ -58,7 +71,7 @@ InstructionInfo instruction_info(const Program& program, const std::string& meth
       chain->instructions()->Get(flatbuffers::uoffset_t(instruction));
   if (ins == nullptr) return info;
   info.found = true;
-  info.frame = innermost_frame(chain, instruction);
+  info.frame = source_frame(chain, instruction);
   using Kind = ember_fb::InstructionArguments;
   switch (ins->instr_args_type()) {
     case Kind::KernelCall: {

@@ -28,7 +28,8 @@ struct InstructionInfo {
   bool found = false;     // the method, chain and instruction exist
   std::string kind;       // "kernel", "delegate", "move", "jump_false", "free"
   std::string op;         // "aten::convolution.out", or the delegate's backend id
-  StackFrame frame;       // the innermost frame of the instruction's stack trace
+  StackFrame frame;       // the instruction's source frame: the innermost one
+                          // outside PyTorch's own sources
 };
 
 InstructionInfo instruction_info(const Program& program, const std::string& method,

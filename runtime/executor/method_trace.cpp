@@ -16,21 +16,43 @@ const char* instruction_event_name(uint8_t kind) {
   return kind < 5 ? kNames[kind] : "UNKNOWN_CALL";
 }
 
-// How many values a kernel call returns: the boxed convention puts the
-// return values last, and an out-variant's returns are its out arguments
-// again (the same values), so the longest repeated tail is the return
-// list. Without a repeat, the last argument is the (single) result.
-size_t kernel_output_count(EValue* const* args, size_t n) {
+// Which arguments of a kernel call are its results, [*begin, *end). The
+// boxed convention puts the return values last:
+//  - an out-variant returns its out arguments again (the same values), so
+//    the longest repeated tail is the return list;
+//  - one returning several tensors (native_layer_norm.out, batch norm,
+//    max_pool2d_with_indices.out) returns them as a tensor list whose
+//    elements are the out arguments just before it: those are logged one
+//    by one, as upstream's generated wrappers log each return;
+//  - otherwise the last argument is the (single) result.
+void kernel_results(EValue* const* args, size_t n, size_t* begin, size_t* end) {
+  *end = n;
   for (size_t k = n / 2; k >= 1; --k) {
     bool repeated = true;
     for (size_t i = 0; i < k && repeated; ++i) {
       repeated = args[n - k + i] == args[n - 2 * k + i];
     }
     if (repeated) {
-      return k;
+      *begin = n - k;
+      return;
     }
   }
-  return n > 0 ? 1 : 0;
+  *begin = n > 0 ? n - 1 : 0;
+  if (n == 0 || !args[n - 1]->is_tensor_list()) {
+    return;
+  }
+  const BoxedList<Tensor>& list = args[n - 1]->boxed_tensor_list();
+  const size_t m = list.size();
+  if (m == 0 || m > n - 1) {
+    return;
+  }
+  for (size_t i = 0; i < m; ++i) {
+    if (list.boxed()[i] != args[n - 1 - m + i]) {
+      return;
+    }
+  }
+  *begin = n - 1 - m;
+  *end = n - 1;
 }
 
 }  // namespace
@@ -53,9 +75,10 @@ void Method::operator_event_name(const Instruction& ins, bool fused, char* out,
 }
 
 void Method::log_kernel_outputs(const Instruction& ins) const {
-  const size_t n = ins.num_args;
-  const size_t k = kernel_output_count(ins.args, n);
-  for (size_t i = n - k; i < n; ++i) {
+  size_t begin = 0;
+  size_t end = 0;
+  kernel_results(ins.args, ins.num_args, &begin, &end);
+  for (size_t i = begin; i < end; ++i) {
     event_tracer_->log_value(*ins.args[i], LoggedValueKind::IntermediateOutput);
   }
 }

@@ -446,5 +446,57 @@ TEST(MethodTrace, BundledInputIndexIsRecordedOnTheExecuteBlock) {
   EXPECT_EQ(dump->run_data()->Get(1)->bundled_input_index(), 1);
 }
 
+// A kernel returning several tensors (max_pool2d_with_indices.out: values
+// and indices) has them as a tensor list after its out arguments; each is
+// logged as a tensor of its own, as upstream's generated wrappers log every
+// return, not as one list.
+TEST(MethodTrace, SeveralReturnsAreLoggedOneByOne) {
+  Buffers b;
+  CheckingTracer tracer(b.recorder);
+  tracer.set_debug_level(EventTracerDebugLevel::IntermediateOutputs);
+  std::unique_ptr<Raw> raw = load_raw_file(fixture_path("convnet"), "forward", &tracer);
+  ASSERT_NE(raw, nullptr) << last_error_message();
+  Method& m = *raw->method;
+  const ember_fb::ExecutionPlan* plan = plan_of(*raw->program, "forward");
+  ASSERT_NE(plan, nullptr);
+  const auto* instructions = plan->chains()->Get(0)->instructions();
+  NpyTensors held;
+  set_run_inputs(m, held, run_dirs("convnet", "forward")[0]);
+  ASSERT_EQ(m.execute(), Error::Ok) << last_error_message();
+
+  bool saw_pool = false;
+  const EventRecorder& r = b.recorder;
+  for (size_t pc = 0; pc < instructions->size(); ++pc) {
+    const auto* call = instructions->Get(pc)->instr_args_as_KernelCall();
+    ASSERT_NE(call, nullptr);
+    const std::string op = plan->operators()->Get(call->op_index())->name()->str();
+    // The values logged for this instruction, in order.
+    std::vector<size_t> debug;
+    for (size_t e = 0; e < r.num_events(); ++e) {
+      const RecordedEvent ev = r.event(e);
+      if (ev.kind == RecordedEventKind::Debug && ev.instruction_id == int32_t(pc)) {
+        debug.push_back(e);
+      }
+    }
+    const size_t n = call->args()->size();
+    if (op != "aten::max_pool2d_with_indices") {
+      ASSERT_EQ(debug.size(), 1u) << op;
+      continue;
+    }
+    saw_pool = true;
+    // Arguments: ..., out, indices, (out, indices) as a list.
+    ASSERT_TRUE(m.value(size_t(call->args()->Get(n - 1))).is_tensor_list());
+    ASSERT_EQ(debug.size(), 2u);
+    for (size_t j = 0; j < 2; ++j) {
+      const RecordedEvent ev = r.event(debug[j]);
+      EXPECT_EQ(ev.value.tag, Tag::Tensor);
+      const Tensor want = m.value(size_t(call->args()->Get(n - 3 + j))).to_tensor();
+      EXPECT_EQ(r.tensor(debug[j], 0).dtype, want.scalar_type());
+      EXPECT_EQ(r.tensor(debug[j], 0).nbytes, want.nbytes());
+    }
+  }
+  EXPECT_TRUE(saw_pool);
+}
+
 }  // namespace
 }  // namespace ember::testing
