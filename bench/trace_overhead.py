@@ -35,14 +35,14 @@ def cpu_name():
     return platform.processor() or "unknown CPU"
 
 
-def run_once(runner, model, inputs, executions, extra, threads):
+def run_once(runner, model, inputs, executions, extra, threads, flags):
     with tempfile.TemporaryDirectory() as d:
         report = os.path.join(d, "r.json")
         cmd = [runner, f"--model_path={model}", f"--num_executions={executions}",
                "--print_output=none", f"--report={report}", f"--threads={threads}"]
         if inputs:
             cmd.append(f"--inputs={inputs}")
-        subprocess.run(cmd + extra, check=True, stdout=subprocess.DEVNULL,
+        subprocess.run(cmd + flags + extra, check=True, stdout=subprocess.DEVNULL,
                        stderr=subprocess.DEVNULL)
         with open(report) as f:
             return json.load(f)
@@ -62,11 +62,16 @@ def main():
     ap.add_argument("--rounds", type=int, default=7)
     ap.add_argument("--executions", type=int, default=10)
     ap.add_argument("--threads", type=int, default=1)
+    ap.add_argument("--flags", default="",
+                    help="extra runner flags for every run, space-separated (e.g. "
+                         "--fusion=false, so that kernel changes since the base "
+                         "commit do not mix in)")
     args = ap.parse_args()
+    flags = args.flags.split()
 
     print(f"CPU: {cpu_name()}; {os.cpu_count()} cores; threads={args.threads}; "
           f"{args.rounds} interleaved rounds x {args.executions} executions; median of "
-          f"the per-round medians")
+          f"the per-round medians; flags: {args.flags or 'none'}")
     print(f"{'model':28} {'base ms':>9} {'new ms':>9} {'new/base':>9} "
           f"{'profile ms':>11} {'ns/instr':>9} {'runner est.':>11}")
     for spec in args.model:
@@ -76,11 +81,11 @@ def main():
         instructions = None
         for _ in range(args.rounds):
             base.append(median_ms(run_once(args.base_runner, model, inputs,
-                                           args.executions, [], args.threads)))
+                                           args.executions, [], args.threads, flags)))
             new.append(median_ms(run_once(args.runner, model, inputs, args.executions, [],
-                                          args.threads)))
+                                          args.threads, flags)))
             r = run_once(args.runner, model, inputs, args.executions, ["--profile"],
-                         args.threads)
+                         args.threads, flags)
             prof.append(median_ms(r))
             m = r["profile"]["methods"][0]
             po = m["profiling_overhead"]

@@ -177,8 +177,8 @@ class Method final {
   Error run_chains();
   Error run_instruction(const Instruction& instruction, size_t chain, size_t pc,
                         bool allow_fusion, size_t* next);
-  // Tracing (method_trace.cpp).
   Error run_traced(const Instruction& instruction, size_t chain, size_t pc, size_t* next);
+  // Tracing helpers (method_trace.cpp).
   void operator_event_name(const Instruction& instruction, bool fused, char* out,
                            size_t size) const;
   void log_kernel_outputs(const Instruction& instruction) const;

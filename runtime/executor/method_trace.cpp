@@ -1,6 +1,7 @@
-// Method execution with an event tracer attached: the events upstream's
-// runtime reports around each instruction (see runtime/core/event_tracer.h).
-// Only runs when a tracer is attached; the untraced loop never calls here.
+// What a traced Method logs besides its profiling events: the names of
+// kernel events, kernel results, program outputs (runtime/core/
+// event_tracer.h). Only used while a tracer is attached; the traced
+// instruction itself runs in method.cpp, beside the untraced loop.
 #include <cstdio>
 #include <cstring>
 
@@ -9,12 +10,6 @@
 
 namespace ember {
 namespace {
-
-const char* instruction_event_name(uint8_t kind) {
-  static const char* const kNames[] = {"OPERATOR_CALL", "DELEGATE_CALL", "MOVE_CALL",
-                                       "JF_CALL", "FREE_CALL"};
-  return kind < 5 ? kNames[kind] : "UNKNOWN_CALL";
-}
 
 // Which arguments of a kernel call are its results, [*begin, *end). The
 // boxed convention puts the return values last:
@@ -90,46 +85,6 @@ void Method::log_program_outputs() const {
   for (size_t i = 0; i < outputs_size(); ++i) {
     event_tracer_->log_value(get_output(i), LoggedValueKind::ProgramOutput);
   }
-}
-
-Error Method::run_traced(const Instruction& ins, size_t c, size_t pc, size_t* next) {
-  EventTracer& tracer = *event_tracer_;
-  tracer.set_chain_instruction(int32_t(c), int32_t(pc));
-  const bool profile = tracer.profile_instructions();
-  const bool intermediates = tracer.debug_level() >= EventTracerDebugLevel::IntermediateOutputs;
-  // Intermediate outputs need every instruction's results in memory.
-  const bool allow_fusion = fusion_enabled_ && !intermediates;
-  const bool kernel = ins.kind == InstructionKind::Kernel;
-  EventTracerEntry outer;
-  if (profile) {
-    outer = tracer.start_profiling(instruction_event_name(uint8_t(ins.kind)));
-  }
-  const uint64_t kernel_start = event_tracer_ticks();
-  const Error err = run_instruction(ins, c, pc, allow_fusion, next);
-  if (profile && kernel) {
-    // Named once it ran: a fused sequence may decline and run unfused.
-    char name[192];
-    operator_event_name(ins, *next > pc + 1, name, sizeof(name));
-    EventTracerEntry inner = tracer.start_profiling(name);
-    inner.start_ticks = kernel_start;
-    tracer.end_profiling(inner);
-  }
-  if (err == Error::Ok && intermediates) {
-    if (kernel) {
-      log_kernel_outputs(ins);
-    } else if (ins.kind == InstructionKind::Delegate) {
-      // Inputs and outputs alike, as upstream logs them: the call's
-      // argument list does not say which is which.
-      for (size_t i = 0; i < ins.num_args; ++i) {
-        tracer.log_value(*ins.args[i], LoggedValueKind::IntermediateOutput);
-      }
-    }
-  }
-  if (profile) {
-    tracer.end_profiling(outer);
-  }
-  tracer.set_chain_instruction(kUnsetChainIndex, kUnsetInstructionId);
-  return err;
 }
 
 }  // namespace ember
