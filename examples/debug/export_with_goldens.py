@@ -57,6 +57,7 @@ Tested with torch 2.13.0 and executorch 1.5.1.
 import argparse
 import json
 import os
+import re
 import sys
 import types
 
@@ -126,7 +127,36 @@ def _transformer_block(seed):
     return model, (torch.randn(1, 16, 64),)
 
 
-MODELS = {"resnet50": _resnet50, "transformer_block": _transformer_block}
+class SmallCnn(nn.Module):
+    """A few layers of everything ResNet-50 has, small enough for a
+    committed fixture (test/models/debug)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(3, 4, 3, padding=1)
+        self.bn1 = nn.BatchNorm2d(4)
+        self.conv2 = nn.Conv2d(4, 4, 3, padding=1)
+        self.fc = nn.Linear(4, 3)
+
+    def forward(self, x):
+        y = torch.relu(self.bn1(self.conv1(x)))
+        y = torch.relu(self.conv2(y) + y)
+        return self.fc(y.mean(dim=(2, 3)))
+
+
+def _small_cnn(seed):
+    torch.manual_seed(seed)
+    model = SmallCnn()
+    model.train()
+    with torch.no_grad():
+        for _ in range(3):
+            model(torch.randn(4, 3, 8, 8))
+    model.eval()
+    return model, (torch.randn(1, 3, 8, 8),)
+
+
+MODELS = {"resnet50": _resnet50, "transformer_block": _transformer_block,
+          "small_cnn": _small_cnn}
 
 # --------------------------------------------------------------------------
 # Planted faults: one row per operator we know how to make wrong with the
@@ -241,6 +271,40 @@ def _patch_emitter_stacktrace():
     _emitter._Emitter._ember_padded = True
 
 
+_REPO_ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _short_path(path):
+    """A source path as the program will carry it: relative to the
+    repository, or from site-packages on, so that a program does not name
+    the machine it was exported on."""
+    if path.startswith(_REPO_ROOT + os.sep):
+        return os.path.relpath(path, _REPO_ROOT)
+    marker = os.sep + "site-packages" + os.sep
+    if marker in path:
+        return "site-packages" + os.sep + path.split(marker, 1)[1]
+    if os.path.isabs(path):
+        return os.path.basename(path)
+    return path
+
+
+def _shorten_trace(trace):
+    return re.sub(r'File "([^"]+)"', lambda m: f'File "{_short_path(m.group(1))}"', trace)
+
+
+def shorten_stack_traces(graph_module):
+    """Rewrites the file names in every node's stack trace (what
+    emit_stacktrace writes into the program) with _short_path."""
+    for module in graph_module.modules():
+        graph = getattr(module, "graph", None)
+        if graph is None:
+            continue
+        for node in graph.nodes:
+            trace = node.meta.get("stack_trace")
+            if trace:
+                node.meta["stack_trace"] = _shorten_trace(trace)
+
+
 def export_program(model, inputs, flow, fault_index=None):
     from executorch.exir import ExecutorchBackendConfig, to_edge_transform_and_lower
 
@@ -249,6 +313,8 @@ def export_program(model, inputs, flow, fault_index=None):
     # pure function; to_edge decomposes the rest as usual.
     ep = ep.run_decompositions({})
     fault = plant_fault(ep, fault_index) if fault_index is not None else None
+    if fault is not None and fault.get("stack_trace"):
+        fault["stack_trace"] = _shorten_trace(fault["stack_trace"])
     partitioner = []
     if flow == "xnnpack":
         from executorch.backends.xnnpack.partition.xnnpack_partitioner import XnnpackPartitioner
@@ -256,6 +322,8 @@ def export_program(model, inputs, flow, fault_index=None):
         partitioner = [XnnpackPartitioner()]
     edge = to_edge_transform_and_lower(ep, partitioner=partitioner, generate_etrecord=True)
     _patch_emitter_stacktrace()
+    for method in edge.methods:
+        shorten_stack_traces(edge.exported_program(method).graph_module)
     et = edge.to_executorch(ExecutorchBackendConfig(emit_stacktrace=True))
     etrecord = et.get_etrecord()
     etrecord.update_representative_inputs(list(inputs))

@@ -19,6 +19,11 @@ namespace {
 // layer: 18 kernel calls.
 const std::string kTinyCnn = models_dir() + "/xnnpack/tiny_cnn.portable.bpte";
 const std::string kConvnet = models_dir() + "/convnet/model.pte";
+// examples/debug/export_with_goldens.py small_cnn: PyTorch's value of
+// every instruction (golden/), the program, and the same program with its
+// add swapped for a sub (model_fault.pte, fault_info.json), both exported
+// with stack traces.
+const std::string kSmallCnn = models_dir() + "/debug/small_cnn";
 
 class RunnerTrace : public ::testing::Test {
  protected:
@@ -214,6 +219,37 @@ TEST_F(RunnerTrace, BadTraceFlags) {
   EXPECT_EQ(golden.status, 1) << golden.output;
   EXPECT_EQ(count_error_lines(golden.output), 1u) << golden.output;
   EXPECT_NE(golden.output.find("index.json"), std::string::npos) << golden.output;
+}
+
+// The seed-003 workflow on a fixture: PyTorch's goldens from the export
+// match every instruction of the right program...
+TEST_F(RunnerTrace, GoldensFromPyTorchMatchEveryInstruction) {
+  const RunResult r = run_runner("--model_path=" + kSmallCnn + "/model.pte --inputs=" +
+                                 kSmallCnn + "/input0.npy --compare_intermediates=" + kSmallCnn +
+                                 "/golden --rtol=1e-3 --atol=1e-5 --print_output=none");
+  EXPECT_EQ(r.status, 0) << r.output;
+  EXPECT_NE(r.output.find("11 passed, 0 failed, 0 without golden"), std::string::npos)
+      << r.output;
+}
+
+// ...and name the planted fault (instruction 4, add made sub) as the first
+// divergence, with the model's source line.
+TEST_F(RunnerTrace, PlantedFaultIsTheFirstDivergenceWithItsSourceLine) {
+  const RunResult r = run_runner(
+      "--model_path=" + kSmallCnn + "/model_fault.pte --inputs=" + kSmallCnn +
+      "/input0.npy --compare_intermediates=" + kSmallCnn +
+      "/golden --rtol=1e-3 --atol=1e-5 --print_output=none --report=" + path("r.json"));
+  EXPECT_EQ(r.status, 1) << r.output;
+  const std::string first = "First divergence: forward/c0/i4/o0 (aten::sub.out, chain 0 instruction 4)";
+  EXPECT_NE(r.output.find(first), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("source: examples/debug/export_with_goldens.py:"), std::string::npos)
+      << r.output;
+  EXPECT_NE(r.output.find("y = torch.relu(self.conv2(y) + y)"), std::string::npos) << r.output;
+  // Everything before it agrees with PyTorch.
+  const nlohmann::json report = read_json(path("r.json"));
+  for (const nlohmann::json& row : report["intermediates"]["comparison"]["rows"]) {
+    if (row["instruction"].get<int>() < 4) EXPECT_EQ(row["status"], "pass") << row.dump();
+  }
 }
 
 }  // namespace
