@@ -296,6 +296,10 @@ std::vector<Entry> manifest() {
     Entry e;
     std::string word;
     if (!(words >> e.file >> e.kind)) continue;
+    // "<case>" stands for <case>.bpte; other files are named in full.
+    const bool named = e.file.size() > 4 && (e.file.substr(e.file.size() - 4) == ".pte" ||
+                                             e.file.substr(e.file.size() - 5) == ".bpte");
+    if (!named) e.file += ".bpte";
     while (words >> word) {
       if (word.rfind("delegates=", 0) == 0) e.delegates = std::stoi(word.substr(10));
       if (word.rfind("rtol=", 0) == 0) e.rtol = std::stod(word.substr(5));
