@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <new>
 
 #include "backends/demo/demo_blob.h"
 #include "kernels/optimized/gemm.h"
@@ -330,7 +331,7 @@ class DemoBackend final : public BackendInterface {
                           Error::MemoryAllocationFailed,
                           "BackendWithCompilerDemo: the method allocator has no room for the "
                           "plan of %zu instructions", count);
-    *plan = Plan{steps, count, n_in, arg_numel, false};
+    new (plan) Plan{steps, count, n_in, arg_numel, false};
     uint16_t next_input = 0;
     for (size_t i = 0; i < count; ++i) {
       const DemoInstruction& ins = instructions[i];
@@ -340,7 +341,7 @@ class DemoBackend final : public BackendInterface {
       s.debug_handle = ins.debug_handle;
       s.lhs = i == 0 ? next_input++ : kPrevious;
       s.rhs = ins.op == DemoOp::Sin ? kPrevious : next_input++;
-      steps[i] = s;
+      new (&steps[i]) Step(s);
     }
     if (context.call_args().size() != 0) {
       EMBER_RETURN_IF_ERROR(bind_plan(plan, context.call_args(), allocator));
