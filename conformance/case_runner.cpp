@@ -39,25 +39,9 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
-// Text from the runtime (or a file) made safe to print and to put in a
-// report: bytes outside printable ASCII as \xNN.
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (const unsigned char c : text) {
-    if (c >= 0x20 && c < 0x7f) {
-      out += char(c);
-    } else {
-      char hex[5];
-      snprintf(hex, sizeof(hex), "\\x%02x", c);
-      out += hex;
-    }
-  }
-  return out;
-}
-
 std::string error_text(const std::string& what, Error error) {
   const char* message = last_error_message();
-  return escaped(what + ": " + error_name(error) + (message[0] ? std::string(": ") + message : ""));
+  return printable(what + ": " + error_name(error) + (message[0] ? std::string(": ") + message : ""));
 }
 
 // The whole file through the configuration's loader (buffer: read into
@@ -174,7 +158,7 @@ std::string inferred_flow(const DelegateUse& use) {
   }
   std::transform(id.begin(), id.end(), id.begin(),
                  [](unsigned char c) { return char(std::tolower(c)); });
-  return escaped(id);
+  return printable(id);
 }
 
 double median(std::vector<double> v) {
@@ -232,7 +216,7 @@ class GoldenInputs {
         return false;
       }
       if (bytes->size() != info->nbytes()) {
-        *error = escaped("golden input " + path + " has " + std::to_string(bytes->size()) +
+        *error = printable("golden input " + path + " has " + std::to_string(bytes->size()) +
                          " bytes; input " + std::to_string(i) + " takes " +
                          std::to_string(info->nbytes()));
         return false;
@@ -320,7 +304,7 @@ std::vector<Subtest> list_subtests(const Loaded& l) {
     if (!n.ok()) continue;
     for (size_t k = 0; k < *n; ++k) {
       const std::string label =
-          method == "forward" ? std::to_string(k) : escaped(method) + ":" + std::to_string(k);
+          method == "forward" ? std::to_string(k) : printable(method) + ":" + std::to_string(k);
       list.push_back(Subtest{method, k, label});
     }
   }
@@ -402,7 +386,7 @@ bool verify_golden(const Method& m, const std::string& stem, double rtol, double
     } else if (bytes->size() != t.nbytes() || t.const_data_ptr() == nullptr) {
       s.ok = false;
       if (r->error.empty()) {
-        r->error = escaped("output " + std::to_string(j) + " has " + std::to_string(t.nbytes()) +
+        r->error = printable("output " + std::to_string(j) + " has " + std::to_string(t.nbytes()) +
                            " bytes; " + path + " has " + std::to_string(bytes->size()));
       }
     } else {
@@ -425,6 +409,20 @@ std::string stem_of(const std::string& path) {
 }
 
 }  // namespace
+
+std::string printable(const std::string& text) {
+  std::string out;
+  for (const unsigned char c : text) {
+    if (c >= 0x20 && c < 0x7f) {
+      out += char(c);
+    } else {
+      char hex[5];
+      snprintf(hex, sizeof(hex), "\\x%02x", c);
+      out += hex;
+    }
+  }
+  return out;
+}
 
 bool test_faults_enabled() {
   const char* v = std::getenv("EMBER_CONFORMANCE_TEST_FAULTS");
@@ -483,11 +481,11 @@ AotFacts read_sidecar(const std::string& path, std::string* error) {
   std::ifstream in(sidecar);
   const nlohmann::json j = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
   if (j.is_discarded() || !j.is_object()) {
-    *error = escaped("sidecar " + sidecar + " is not a JSON object");
+    *error = printable("sidecar " + sidecar + " is not a JSON object");
     return aot;
   }
   auto text = [&](const char* key, std::string* out) {
-    if (j.contains(key) && j[key].is_string()) *out = escaped(j[key].get<std::string>());
+    if (j.contains(key) && j[key].is_string()) *out = printable(j[key].get<std::string>());
   };
   auto number = [&](const char* key, double* out) {
     if (j.contains(key) && j[key].is_number()) *out = j[key].get<double>();
@@ -498,7 +496,7 @@ AotFacts read_sidecar(const std::string& path, std::string* error) {
   auto ops = [&](const char* key, std::map<std::string, int64_t>* out) {
     if (!j.contains(key) || !j[key].is_object()) return;
     for (const auto& [name, n] : j[key].items()) {
-      if (n.is_number_integer()) (*out)[escaped(name)] = n.get<int64_t>();
+      if (n.is_number_integer()) (*out)[printable(name)] = n.get<int64_t>();
     }
   };
   aot.present = true;
@@ -537,7 +535,7 @@ void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subte
   if (!check_config(config, &error)) return single(base, "Fail", "PTE Load Failed", error);
   if (set_num_threads(size_t(config.threads)) != Error::Ok) {
     return single(base, "Fail", "PTE Load Failed",
-                  escaped(std::string("cannot set threads: ") + last_error_message()));
+                  printable(std::string("cannot set threads: ") + last_error_message()));
   }
 
   // 1-2: choose and load the program (the case, else its twin).
@@ -562,9 +560,9 @@ void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subte
       base.flow = base.aot.present && !base.aot.flow.empty() ? base.aot.flow : inferred_flow(use);
       const std::string why =
           use.missing.empty()
-              ? "backends=portable and the program uses " + escaped(use.ids.front()) +
+              ? "backends=portable and the program uses " + printable(use.ids.front()) +
                     "; no portable twin"
-              : "backend " + escaped(use.missing.front()) + " is not available; no portable twin";
+              : "backend " + printable(use.missing.front()) + " is not available; no portable twin";
       return single(base, "Skip", "Backend Not Available", why);
     }
     path = twin;
@@ -589,7 +587,7 @@ void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subte
     if (data != nullptr) {
       std::string facts_error;
       if (!program_facts(data, size, &base.facts, &facts_error) && base.error.empty()) {
-        base.error = escaped("program facts: " + facts_error);
+        base.error = printable("program facts: " + facts_error);
       }
     }
   }

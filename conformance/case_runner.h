@@ -67,6 +67,10 @@ struct CaseSpec {
   Plant plant = Plant::None;
 };
 
+// `text` with every byte outside printable ASCII written as \xNN: for
+// anything read from a file or a child before it is printed or reported.
+std::string printable(const std::string& text);
+
 // True when EMBER_CONFORMANCE_TEST_FAULTS=1 (planted faults may run).
 bool test_faults_enabled();
 // "crash" | "hang" | "mismatch" | "" -> Plant; false for anything else.

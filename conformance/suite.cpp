@@ -34,21 +34,6 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-// Text from a file or a child, safe to print and to store.
-std::string escaped(const std::string& text) {
-  std::string out;
-  for (const unsigned char c : text) {
-    if ((c >= 0x20 && c < 0x7f) || c == '\n') {
-      out += char(c);
-    } else {
-      char hex[5];
-      snprintf(hex, sizeof(hex), "\\x%02x", c);
-      out += hex;
-    }
-  }
-  return out;
-}
-
 bool parse_number(const std::string& text, double* value) {
   if (text.empty()) return false;
   char* end = nullptr;
@@ -201,10 +186,8 @@ std::string last_lines(const std::string& text, size_t max_chars) {
   std::string t = text;
   while (!t.empty() && (t.back() == '\n' || t.back() == ' ')) t.pop_back();
   if (t.size() > max_chars) t = "..." + t.substr(t.size() - max_chars);
-  for (char& c : t) {
-    if (c == '\n') c = ' ';
-  }
-  return escaped(t);
+  std::replace(t.begin(), t.end(), '\n', ' ');
+  return printable(t);
 }
 
 std::string format_seconds(double s) {
@@ -228,21 +211,21 @@ std::vector<std::string> split_list(const std::string& text) {
 bool load_manifest(const std::string& path, Manifest* manifest, std::string* error) {
   std::ifstream in(path);
   if (!in) {
-    *error = "cannot open manifest '" + escaped(path) + "'";
+    *error = "cannot open manifest '" + printable(path) + "'";
     return false;
   }
   const nlohmann::ordered_json j = nlohmann::ordered_json::parse(in, nullptr, false);
   if (j.is_discarded() || !j.is_object()) {
-    *error = "manifest '" + escaped(path) + "' is not a JSON object";
+    *error = "manifest '" + printable(path) + "' is not a JSON object";
     return false;
   }
   if (!j.contains("cases")) return true;
   if (!j["cases"].is_object()) {
-    *error = "manifest '" + escaped(path) + "': \"cases\" must be an object";
+    *error = "manifest '" + printable(path) + "': \"cases\" must be an object";
     return false;
   }
   for (const auto& [glob, e] : j["cases"].items()) {
-    const std::string where = "manifest '" + escaped(path) + "' case '" + escaped(glob) + "'";
+    const std::string where = "manifest '" + printable(path) + "' case '" + printable(glob) + "'";
     if (!e.is_object()) {
       *error = where + " must be an object";
       return false;
@@ -263,7 +246,7 @@ bool load_manifest(const std::string& path, Manifest* manifest, std::string* err
         }
         (key == "xfail" ? entry.xfail : entry.plant) = v.get<std::string>();
       } else {
-        *error = where + ": unknown key '" + escaped(key) + "'";
+        *error = where + ": unknown key '" + printable(key) + "'";
         return false;
       }
     }
@@ -294,7 +277,7 @@ bool discover_cases(const std::string& root, const Manifest& manifest,
                     std::vector<SuiteCase>* cases, std::string* error) {
   std::error_code ec;
   if (!fs::is_directory(root, ec)) {
-    *error = "cases directory '" + escaped(root) + "' is not a directory";
+    *error = "cases directory '" + printable(root) + "' is not a directory";
     return false;
   }
   std::vector<std::pair<std::string, fs::path>> found;  // relative id, path
@@ -311,7 +294,7 @@ bool discover_cases(const std::string& root, const Manifest& manifest,
     found.emplace_back(fs::relative(p, root, ec).generic_string(), p);
   }
   if (ec) {
-    *error = "reading '" + escaped(root) + "': " + ec.message();
+    *error = "reading '" + printable(root) + "': " + ec.message();
     return false;
   }
   std::sort(found.begin(), found.end());
@@ -319,7 +302,7 @@ bool discover_cases(const std::string& root, const Manifest& manifest,
   for (const auto& [id, path] : found) {
     SuiteCase c;
     c.spec.path = path.string();
-    c.spec.id = escaped(id);
+    c.spec.id = printable(id);
     c.spec.name = path.stem().string();
     c.spec.kind = ends_with(id, ".bpte") ? CaseKind::Bundled : CaseKind::Golden;
     const bool golden = c.spec.kind == CaseKind::Golden;
@@ -338,10 +321,10 @@ bool discover_cases(const std::string& root, const Manifest& manifest,
     c.xfail = e.xfail;
     c.timeout_s = e.timeout_s;
     if (e.plant && !parse_plant(*e.plant, &c.spec.plant)) {
-      *error = "manifest: unknown plant '" + escaped(*e.plant) + "' for case '" + c.spec.id + "'";
+      *error = "manifest: unknown plant '" + printable(*e.plant) + "' for case '" + c.spec.id + "'";
       return false;
     }
-    c.spec.name = escaped(c.spec.name);
+    c.spec.name = printable(c.spec.name);
     cases->push_back(std::move(c));
   }
   return true;
@@ -438,7 +421,7 @@ std::vector<CaseResult> run_item(const SuiteOptions& options, const SuiteCase& c
       CaseResult r;
       std::string error;
       if (!from_json(j, &r, &error)) {
-        parse_error = "the child's result does not parse: " + escaped(error);
+        parse_error = "the child's result does not parse: " + printable(error);
         continue;
       }
       results.push_back(std::move(r));
@@ -448,18 +431,31 @@ std::vector<CaseResult> run_item(const SuiteOptions& options, const SuiteCase& c
     const bool clean = child.spawned && !child.timed_out && WIFEXITED(child.status) &&
                        WEXITSTATUS(child.status) == 0;
     if (clean && got >= expected) break;
+    if (got >= expected && !results.empty()) {
+      // Every result came, then the child died (at exit): a crash all the
+      // same, charged to its last subtest.
+      CaseResult& last = results.back();
+      last.result = "Fail";
+      last.detail = child.timed_out ? "Timeout" : "Process Crash";
+      last.error = "after its results, the child " +
+                   (child.timed_out ? std::string("did not exit in time")
+                    : WIFSIGNALED(child.status)
+                        ? "was killed by " + describe_signal(WTERMSIG(child.status))
+                        : "exited with status " + std::to_string(WEXITSTATUS(child.status)));
+      break;
+    }
     // The subtest the child was on when it stopped.
     const size_t failed = next + got;
     CaseResult r = base;
     if (have_labels && failed < labels.size() && !labels[failed].empty()) {
-      r.subtest = escaped(labels[failed]);
+      r.subtest = printable(labels[failed]);
       r.test_id = c.spec.id + "[" + r.subtest + "]";
     }
     r.result = "Fail";
     const std::string tail = child.err.empty() ? "" : "; stderr: " + last_lines(child.err, 400);
     if (!child.spawned) {
       r.detail = "Process Crash";
-      r.error = escaped(child.spawn_error);
+      r.error = printable(child.spawn_error);
     } else if (child.timed_out) {
       r.detail = "Timeout";
       r.error = "no result within " + format_seconds(timeout_s) + " s; killed" + tail;
@@ -484,7 +480,7 @@ std::vector<CaseResult> run_item(const SuiteOptions& options, const SuiteCase& c
 void apply_expected_failure(const SuiteCase& c, CaseResult* r) {
   if (!c.xfail) return;
   r->xfail = true;
-  r->xfail_reason = escaped(*c.xfail);
+  r->xfail_reason = printable(*c.xfail);
   if (r->result == "Pass") {
     r->result = "Fail";
     r->detail = "Unexpected Pass";
