@@ -250,6 +250,20 @@ class GoldenInputs {
 
 // Statistics of one output against its expected bytes (g second: the
 // tolerance and the relative error are relative to the expected value).
+Tolerance tolerance_for(const CaseSpec& spec, ScalarType dtype) {
+  Tolerance t = default_tolerance(spec.kind, dtype);
+  if (spec.rtol >= 0) t.rtol = spec.rtol;
+  if (spec.atol >= 0) t.atol = spec.atol;
+  return t;
+}
+
+std::string outside_message(size_t j, const OutputStats& s, const Tolerance& t) {
+  char text[160];
+  snprintf(text, sizeof(text), "output %zu outside tolerance (max abs error %.6g, rtol %g, atol %g)",
+           j, s.max_abs, t.rtol, t.atol);
+  return text;
+}
+
 OutputStats compare_output(const Tensor& out, const void* expected, double rtol, double atol) {
   OutputReport r;
   compare_tensor_data(out.scalar_type(), out.const_data_ptr(), expected, out.numel(), rtol, atol,
@@ -331,11 +345,13 @@ const ember_bundled_fb::Tensor* bundled_expected(const BundledProgram& bundle,
 // Compares the outputs of a bundled subtest. The bundle's own check finds
 // kind, dtype and shape mismatches; tensor values are then compared
 // against the expected value (see compare_output).
-bool verify_bundled(Method& m, const BundledProgram& bundle, const Subtest& st, double rtol,
-                    double atol, CaseResult* r) {
+bool verify_bundled(Method& m, const BundledProgram& bundle, const Subtest& st,
+                    const CaseSpec& spec, CaseResult* r) {
   std::vector<OutputReport> reports(m.outputs_size());
-  const Error err = verify_method_outputs(m, bundle, st.index, rtol, atol, reports.data(),
-                                          reports.size());
+  // Scalars are compared here, at the double tolerance.
+  const Tolerance scalar = tolerance_for(spec, ScalarType::Double);
+  const Error err = verify_method_outputs(m, bundle, st.index, scalar.rtol, scalar.atol,
+                                          reports.data(), reports.size());
   if (err != Error::Ok && err != Error::NotFound) {
     r->error = error_text("verifying", err);
     return false;
@@ -344,6 +360,9 @@ bool verify_bundled(Method& m, const BundledProgram& bundle, const Subtest& st, 
   for (size_t j = 0; j < reports.size(); ++j) {
     const OutputReport& rep = reports[j];
     OutputStats s;
+    const Tolerance tol = tolerance_for(
+        spec, m.get_output(j).is_tensor() ? m.get_output(j).to_tensor().scalar_type()
+                                          : ScalarType::Double);
     if (rep.mismatch != OutputMismatch::None && rep.mismatch != OutputMismatch::Values) {
       s.ok = false;
       if (r->error.empty()) {
@@ -351,16 +370,12 @@ bool verify_bundled(Method& m, const BundledProgram& bundle, const Subtest& st, 
       }
     } else if (const ember_bundled_fb::Tensor* g = bundled_expected(bundle, st.method, st.index, j);
                g != nullptr && rep.is_tensor && m.get_output(j).is_tensor()) {
-      s = compare_output(m.get_output(j).to_tensor(), g->data()->data(), rtol, atol);
+      s = compare_output(m.get_output(j).to_tensor(), g->data()->data(), tol.rtol, tol.atol);
     } else {
       s = OutputStats{rep.max_abs_error, rep.max_rel_error, rep.mean_abs_error, rep.sqnr_db,
                       rep.passed};
     }
-    if (!s.ok && r->error.empty()) {
-      r->error = "output " + std::to_string(j) + " outside tolerance (max abs error " +
-                 std::to_string(s.max_abs) + ", rtol " + std::to_string(rtol) + ", atol " +
-                 std::to_string(atol) + ")";
-    }
+    if (!s.ok && r->error.empty()) r->error = outside_message(j, s, tol);
     all = all && s.ok;
     r->outputs.push_back(s);
   }
@@ -368,7 +383,7 @@ bool verify_bundled(Method& m, const BundledProgram& bundle, const Subtest& st, 
 }
 
 // Compares the outputs of the golden subtest with NAME_expected_output[_i].bin.
-bool verify_golden(const Method& m, const std::string& stem, double rtol, double atol,
+bool verify_golden(const Method& m, const std::string& stem, const CaseSpec& spec,
                    CaseResult* r) {
   const size_t n = m.outputs_size();
   bool all = true;
@@ -390,12 +405,9 @@ bool verify_golden(const Method& m, const std::string& stem, double rtol, double
                            " bytes; " + path + " has " + std::to_string(bytes->size()));
       }
     } else {
-      s = compare_output(t, bytes->data(), rtol, atol);
-      if (!s.ok && r->error.empty()) {
-        r->error = "output " + std::to_string(j) + " outside tolerance (max abs error " +
-                   std::to_string(s.max_abs) + ", rtol " + std::to_string(rtol) + ", atol " +
-                   std::to_string(atol) + ")";
-      }
+      const Tolerance tol = tolerance_for(spec, t.scalar_type());
+      s = compare_output(t, bytes->data(), tol.rtol, tol.atol);
+      if (!s.ok && r->error.empty()) r->error = outside_message(j, s, tol);
     }
     all = all && s.ok;
     r->outputs.push_back(s);
@@ -422,6 +434,17 @@ std::string printable(const std::string& text) {
     }
   }
   return out;
+}
+
+Tolerance default_tolerance(CaseKind kind, ScalarType dtype) {
+  if (kind == CaseKind::Golden) return Tolerance{4e-2, 1e-1};
+  switch (dtype) {
+    case ScalarType::Float: return Tolerance{1e-5, 1e-6};
+    case ScalarType::Double: return Tolerance{1e-10, 1e-12};
+    case ScalarType::Half: return Tolerance{1e-3, 1e-3};
+    case ScalarType::BFloat16: return Tolerance{1e-2, 1e-2};
+    default: return Tolerance{0.0, 0.0};
+  }
 }
 
 bool test_faults_enabled() {
@@ -652,8 +675,8 @@ void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subte
     r.exec_median_ms = median(times);
     if (plant == Plant::Mismatch) plant_mismatch(m);
     const bool ok = loaded.bundle != nullptr
-                        ? verify_bundled(m, *loaded.bundle, st, spec.rtol, spec.atol, &r)
-                        : verify_golden(m, stem_of(spec.path), spec.rtol, spec.atol, &r);
+                        ? verify_bundled(m, *loaded.bundle, st, spec, &r)
+                        : verify_golden(m, stem_of(spec.path), spec, &r);
     r.result = ok ? "Pass" : "Fail";
     r.detail = ok ? "" : "Output Mismatch";
     if (ok && r.error == base.error) r.error = base.error;

@@ -30,8 +30,8 @@
 // Facts about the program (program_facts.h) and the sidecar NAME.aot.json
 // (when present) are attached to every result.
 //
-// Tolerances: the caller's (the suite resolves the manifest, a MANIFEST
-// beside the case, then the defaults below).
+// Tolerances: the caller's (the suite resolves the manifest, then a
+// MANIFEST beside the case); each one not given, default_tolerance().
 #pragma once
 
 #include <cstddef>
@@ -40,18 +40,22 @@
 #include <vector>
 
 #include "conformance/case_result.h"
+#include "runtime/core/scalar_type.h"
 
 namespace ember::conformance {
 
 enum class CaseKind { Bundled, Golden };
 
-// Defaults when neither the manifest nor the case directory says more:
-// bundled programs use the bundled runner's (upstream's pybindings'),
-// golden artifacts upstream's test suite's (backends/test/suite).
-constexpr double kBundledDefaultRtol = 1e-5;
-constexpr double kBundledDefaultAtol = 1e-8;
-constexpr double kGoldenDefaultRtol = 4e-2;
-constexpr double kGoldenDefaultAtol = 1e-1;
+// Tolerances when neither the manifest nor the case directory gives one:
+// bundled programs by output dtype (the project's op suite's table: float32
+// near its epsilon, 16-bit floats a few ulps, integers and bool exact);
+// golden artifacts upstream's test suite's (backends/test/suite: rtol
+// 4e-2, atol 1e-1), whatever the dtype.
+struct Tolerance {
+  double rtol = 0.0;
+  double atol = 0.0;
+};
+Tolerance default_tolerance(CaseKind kind, ScalarType dtype);
 
 // Test-only faults, honoured only when the environment variable
 // EMBER_CONFORMANCE_TEST_FAULTS is "1" (see test_faults_enabled()).
@@ -62,8 +66,8 @@ struct CaseSpec {
   std::string id;    // path relative to the case root (test_id prefix)
   std::string name;  // file stem
   CaseKind kind = CaseKind::Bundled;
-  double rtol = kBundledDefaultRtol;
-  double atol = kBundledDefaultAtol;
+  double rtol = -1.0;  // < 0: default_tolerance()
+  double atol = -1.0;  // < 0: default_tolerance()
   Plant plant = Plant::None;
 };
 

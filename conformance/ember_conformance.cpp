@@ -52,8 +52,8 @@ DEFINE_bool(quiet, false, "Print only the summary line.");
 DEFINE_string(run_one, "", "(internal) Run one case in this process and print JSON lines.");
 DEFINE_string(case_id, "", "(internal) The case's id.");
 DEFINE_string(case_kind, "bundled", "(internal) bundled or golden.");
-DEFINE_double(rtol, ember::conformance::kBundledDefaultRtol, "(internal) Relative tolerance.");
-DEFINE_double(atol, ember::conformance::kBundledDefaultAtol, "(internal) Absolute tolerance.");
+DEFINE_double(rtol, -1, "(internal) Relative tolerance (< 0: the default by dtype).");
+DEFINE_double(atol, -1, "(internal) Absolute tolerance (< 0: the default by dtype).");
 DEFINE_int32(first_subtest, 0, "(internal) First subtest to run.");
 DEFINE_string(plant, "", "(internal, tests only) Planted fault; needs EMBER_CONFORMANCE_TEST_FAULTS=1.");
 

@@ -305,9 +305,6 @@ bool discover_cases(const std::string& root, const Manifest& manifest,
     c.spec.id = printable(id);
     c.spec.name = path.stem().string();
     c.spec.kind = ends_with(id, ".bpte") ? CaseKind::Bundled : CaseKind::Golden;
-    const bool golden = c.spec.kind == CaseKind::Golden;
-    c.spec.rtol = golden ? kGoldenDefaultRtol : kBundledDefaultRtol;
-    c.spec.atol = golden ? kGoldenDefaultAtol : kBundledDefaultAtol;
     const fs::path dir = path.parent_path();
     if (dir_manifests.count(dir) == 0) dir_manifests[dir] = read_dir_manifest(dir);
     const DirManifest& dm = dir_manifests[dir];
