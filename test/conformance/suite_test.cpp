@@ -3,10 +3,14 @@
 //
 //   xnn/add.bpte                      XNNPACK, no portable twin
 //   xnn/partial.bpte (+ .portable)    XNNPACK with a portable twin
+//   xnn/unreg.bpte (+ .portable)      partial.bpte with its delegate id made
+//                                     one no backend registers: runs the twin
+//   xnn/unreg_notwin.bpte             the same without a twin: Skip
 //   xnn/MANIFEST                      the fixtures' tolerances
 //   golden/partial.pte (+ .portable.pte, _input.bin, _expected_output.bin)
+//   golden/add.pte (_input_0.bin, _input_1.bin, _expected_output.bin)
 //                                     upstream's golden-artifact layout, made
-//                                     from partial.bpte's first test case
+//                                     from the bundles' first test case
 //   planted/{crash,hang,mismatch,xfail,xpass}.bpte   copies of add.bpte
 //   manifest.json                     plants the faults, marks xfail/xpass
 //
@@ -97,6 +101,22 @@ void write_golden(const fs::path& bpte, const fs::path& dir, const std::string& 
   dump(test_case->expected_outputs(), "_expected_output");
 }
 
+// A copy of `from` with every "XnnpackBackend" made "XnnpackBackenX" (same
+// length, so the flatbuffer stays valid): a delegate nobody registers.
+void copy_with_unknown_backend(const fs::path& from, const fs::path& to) {
+  auto bytes = ember::read_file(from.string());
+  ASSERT_TRUE(bytes.ok());
+  std::string data(bytes->begin(), bytes->end());
+  const std::string id = "XnnpackBackend";
+  size_t replaced = 0;
+  for (size_t at = data.find(id); at != std::string::npos; at = data.find(id, at + 1)) {
+    data[at + id.size() - 1] = 'X';
+    ++replaced;
+  }
+  ASSERT_GT(replaced, 0u);
+  write_bytes(to, data.data(), data.size());
+}
+
 class SuiteTest : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -111,7 +131,12 @@ class SuiteTest : public ::testing::Test {
     for (const char* f : {"add.bpte", "partial.bpte", "partial.portable.bpte", "MANIFEST"}) {
       fs::copy_file(models / f, tree / "xnn" / f);
     }
+    for (const char* f : {"unreg.bpte", "unreg_notwin.bpte"}) {
+      copy_with_unknown_backend(models / "partial.bpte", tree / "xnn" / f);
+    }
+    fs::copy_file(models / "partial.portable.bpte", tree / "xnn" / "unreg.portable.bpte");
     write_golden(models / "partial.bpte", tree / "golden", "partial", true);
+    write_golden(models / "add.bpte", tree / "golden", "add", true);
     write_golden(models / "partial.portable.bpte", tree / "golden", "partial.portable", false);
     for (const char* f : {"crash", "hang", "mismatch", "xfail", "xpass"}) {
       fs::copy_file(models / "add.bpte", tree / "planted" / (std::string(f) + ".bpte"));
@@ -157,8 +182,8 @@ TEST_F(SuiteTest, PlantedFaultsAreReportedAndTheRestPasses) {
   EXPECT_EQ(header.rfind(kUpstreamColumns, 0), 0u) << header;
 
   const std::vector<CaseResult> results = read_results(out);
-  // 2 (add, partial) + 1 golden + 5 planted, each at 2 thread counts.
-  ASSERT_EQ(results.size(), 16u) << run.output;
+  // 4 xnn + 2 golden + 5 planted, each at 2 thread counts.
+  ASSERT_EQ(results.size(), 22u) << run.output;
   for (int threads : {1, 2}) {
     SCOPED_TRACE("threads=" + std::to_string(threads));
     const CaseResult* crash = find(results, "planted/crash.bpte", threads);
@@ -186,16 +211,24 @@ TEST_F(SuiteTest, PlantedFaultsAreReportedAndTheRestPasses) {
     ASSERT_NE(xpass, nullptr);
     EXPECT_EQ(xpass->result, "Fail");
     EXPECT_EQ(xpass->detail, "Unexpected Pass");
-    for (const char* id : {"xnn/add.bpte", "xnn/partial.bpte", "golden/partial.pte"}) {
+    for (const char* id : {"xnn/add.bpte", "xnn/partial.bpte", "golden/partial.pte",
+                           "golden/add.pte", "xnn/unreg.bpte"}) {
       const CaseResult* r = find(results, id, threads);
       ASSERT_NE(r, nullptr) << id;
       EXPECT_EQ(r->result, "Pass") << id << ": " << r->detail << " " << r->error;
-      EXPECT_TRUE(r->delegated) << id;
+      // unreg.bpte ran its portable twin.
+      EXPECT_EQ(r->delegated, std::string(id) != "xnn/unreg.bpte") << id;
       EXPECT_FALSE(r->outputs.empty()) << id;
       for (const auto& o : r->outputs) EXPECT_TRUE(o.ok) << id;
     }
+    const CaseResult* notwin = find(results, "xnn/unreg_notwin.bpte", threads);
+    ASSERT_NE(notwin, nullptr);
+    EXPECT_EQ(notwin->result, "Skip");
+    EXPECT_EQ(notwin->detail, "Backend Not Available");
+    EXPECT_NE(notwin->error.find("XnnpackBackenX"), std::string::npos) << notwin->error;
   }
-  EXPECT_NE(run.output.find("ember_conformance: 16 results: 6 passed, 8 failed, 2 expected"),
+  EXPECT_NE(run.output.find(
+                "ember_conformance: 22 results: 10 passed, 8 failed, 2 expected failures, 2 skipped"),
             std::string::npos)
       << run.output;
 }
@@ -226,7 +259,8 @@ TEST_F(SuiteTest, PortableBackendsRunTheTwinsOrSkip) {
   const std::vector<CaseResult> results = read_results(out);
   size_t passed = 0, skipped = 0;
   for (const CaseResult& r : results) {
-    if (r.test_id == "xnn/partial.bpte" || r.test_id == "golden/partial.pte") {
+    if (r.test_id == "xnn/partial.bpte" || r.test_id == "golden/partial.pte" ||
+        r.test_id == "xnn/unreg.bpte") {
       EXPECT_EQ(r.result, "Pass") << r.test_id << " " << r.error;
       EXPECT_FALSE(r.delegated) << r.test_id;  // the twin has no delegate
       ++passed;
@@ -236,8 +270,8 @@ TEST_F(SuiteTest, PortableBackendsRunTheTwinsOrSkip) {
       ++skipped;
     }
   }
-  EXPECT_EQ(passed, 4u);   // 2 cases x 2 loaders
-  EXPECT_EQ(skipped, 12u);  // add + 5 planted, x 2 loaders
+  EXPECT_EQ(passed, 6u);    // 3 cases with twins x 2 loaders
+  EXPECT_EQ(skipped, 16u);  // 2 xnn + 1 golden + 5 planted without twins, x 2 loaders
 }
 
 TEST_F(SuiteTest, ShardsCoverTheListOnceAndMerge) {
@@ -256,7 +290,7 @@ TEST_F(SuiteTest, ShardsCoverTheListOnceAndMerge) {
   const auto all = keys(read_results(root_ / "s_all"));
   const auto a = keys(read_results(root_ / "s1"));
   const auto b = keys(read_results(root_ / "s2"));
-  EXPECT_EQ(all.size(), 4u);
+  EXPECT_EQ(all.size(), 8u);
   EXPECT_FALSE(a.empty());
   EXPECT_FALSE(b.empty());
   std::multiset<std::string> both = a;
