@@ -608,9 +608,11 @@ void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subte
       }
     }
     if (data != nullptr) {
-      std::string facts_error;
-      if (!program_facts(data, size, &base.facts, &facts_error) && base.error.empty()) {
-        base.error = printable("program facts: " + facts_error);
+      Result<ProgramFacts> facts = program_facts(data, size);
+      if (facts.ok()) {
+        base.facts = std::move(*facts);
+      } else if (base.error.empty()) {
+        base.error = error_text("program facts", facts.error());
       }
     }
   }
