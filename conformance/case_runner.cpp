@@ -39,6 +39,9 @@ double ms_since(Clock::time_point start) {
   return std::chrono::duration<double, std::milli>(Clock::now() - start).count();
 }
 
+// A file named in a message: its name, not where the tree lives.
+std::string file_name(const std::string& path) { return fs::path(path).filename().string(); }
+
 std::string error_text(const std::string& what, Error error) {
   const char* message = last_error_message();
   return printable(what + ": " + error_name(error) + (message[0] ? std::string(": ") + message : ""));
@@ -88,13 +91,13 @@ Result<Loaded> load_program(const std::string& path, CaseKind kind, const CaseCo
   if (kind == CaseKind::Bundled) {
     Result<FileBytes> bytes = load_whole_file(path, config.loader);
     if (!bytes.ok()) {
-      *error = error_text("reading " + path, bytes.error());
+      *error = error_text("reading " + file_name(path), bytes.error());
       return bytes.error();
     }
     l.file = std::move(*bytes);
     Result<BundledProgram> b = BundledProgram::from(l.file.bytes.data(), l.file.bytes.size());
     if (!b.ok()) {
-      *error = error_text("reading bundle " + path, b.error());
+      *error = error_text("reading bundle " + file_name(path), b.error());
       return b.error();
     }
     l.bundle = std::make_unique<BundledProgram>(*b);
@@ -103,7 +106,7 @@ Result<Loaded> load_program(const std::string& path, CaseKind kind, const CaseCo
         std::make_unique<BufferDataLoader>(l.bundle->program_data(), l.bundle->program_size()),
         verification);
     if (!m.ok()) {
-      *error = error_text("loading " + path, m.error());
+      *error = error_text("loading " + file_name(path), m.error());
       return m.error();
     }
     l.module = std::move(*m);
@@ -113,7 +116,7 @@ Result<Loaded> load_program(const std::string& path, CaseKind kind, const CaseCo
                                                               : Module::LoadMode::Mmap;
     Result<std::unique_ptr<Module>> m = Module::load(path, mode, verification);
     if (!m.ok()) {
-      *error = error_text("loading " + path, m.error());
+      *error = error_text("loading " + file_name(path), m.error());
       return m.error();
     }
     l.module = std::move(*m);
@@ -212,11 +215,11 @@ class GoldenInputs {
           stem + "_input" + (n == 1 ? std::string() : "_" + std::to_string(i)) + ".bin";
       Result<std::vector<uint8_t>> bytes = read_file(path);
       if (!bytes.ok()) {
-        *error = error_text("reading golden input " + path, bytes.error());
+        *error = error_text("reading golden input " + file_name(path), bytes.error());
         return false;
       }
       if (bytes->size() != info->nbytes()) {
-        *error = printable("golden input " + path + " has " + std::to_string(bytes->size()) +
+        *error = printable("golden input " + file_name(path) + " has " + std::to_string(bytes->size()) +
                          " bytes; input " + std::to_string(i) + " takes " +
                          std::to_string(info->nbytes()));
         return false;
@@ -397,12 +400,12 @@ bool verify_golden(const Method& m, const std::string& stem, const CaseSpec& spe
     OutputStats s;
     if (!bytes.ok()) {
       s.ok = false;
-      if (r->error.empty()) r->error = error_text("reading " + path, bytes.error());
+      if (r->error.empty()) r->error = error_text("reading " + file_name(path), bytes.error());
     } else if (bytes->size() != t.nbytes() || t.const_data_ptr() == nullptr) {
       s.ok = false;
       if (r->error.empty()) {
         r->error = printable("output " + std::to_string(j) + " has " + std::to_string(t.nbytes()) +
-                           " bytes; " + path + " has " + std::to_string(bytes->size()));
+                           " bytes; " + file_name(path) + " has " + std::to_string(bytes->size()));
       }
     } else {
       const Tolerance tol = tolerance_for(spec, t.scalar_type());
