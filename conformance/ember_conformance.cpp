@@ -133,10 +133,33 @@ bool read_report_json(const std::string& dir, std::vector<CaseResult>* results,
   const std::string path = (std::filesystem::path(dir) / "report.json").string();
   std::ifstream in(path);
   if (!in) {
-    *error = "cannot open '" + path + "'";
+    *error = "cannot open '" + printable(path) + "'";
     return false;
   }
-  return read_json_report(in, results, error);
+  const nlohmann::json report = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (report.is_discarded()) {
+    *error = "'" + printable(path) + "' is not JSON";
+    return false;
+  }
+  std::vector<CaseResult> shard;
+  if (!read_json_report(report, &shard, error)) {
+    *error = "'" + printable(path) + "': " + *error;
+    return false;
+  }
+  results->insert(results->end(), shard.begin(), shard.end());
+  return true;
+}
+
+// The four reports into `dir`, with the report writers (report.h).
+bool write_reports(const std::string& dir, const std::vector<CaseResult>& results,
+                   std::string* error) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::filesystem::path d(dir);
+  return write_csv(results, (d / "report.csv").string(), error) &&
+         write_json(results, (d / "report.json").string(), error) &&
+         write_junit(results, (d / "junit.xml").string(), error) &&
+         write_markdown(results, (d / "summary.md").string(), error);
 }
 
 }  // namespace
@@ -189,8 +212,6 @@ int main(int argc, char** argv) {
     });
     if (!ok) return bad_flag(error);
   }
-  std::error_code ec;
-  std::filesystem::create_directories(FLAGS_out, ec);
   if (!write_reports(FLAGS_out, results, &error)) return bad_flag(error);
   const double wall =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -345,13 +345,12 @@ std::vector<CaseConfig> config_matrix(const SuiteOptions& o) {
 
 std::vector<WorkItem> shard_items(size_t num_cases, const std::vector<CaseConfig>& matrix,
                                   int shard_index, int shard_count) {
+  const size_t total = num_cases * matrix.size();
+  const size_t first = total * size_t(shard_index - 1) / size_t(shard_count);
+  const size_t end = total * size_t(shard_index) / size_t(shard_count);
   std::vector<WorkItem> items;
-  size_t k = 0;
-  for (size_t c = 0; c < num_cases; ++c) {
-    for (const CaseConfig& config : matrix) {
-      if (k % size_t(shard_count) == size_t(shard_index - 1)) items.push_back(WorkItem{c, config});
-      ++k;
-    }
+  for (size_t k = first; k < end; ++k) {
+    items.push_back(WorkItem{k / matrix.size(), matrix[k % matrix.size()]});
   }
   return items;
 }

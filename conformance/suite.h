@@ -24,8 +24,10 @@
 //
 // Sharding: the items are the cases (sorted) times the configurations
 // (axes in the order threads, backends, loader, verification, executions,
-// each in the order given); shard I of N takes the items whose index k
-// (from 0) has k % N == I - 1.
+// each in the order given), T in all; shard I of N takes the contiguous
+// items [T (I-1) / N, T I / N) (integer division), so a case's
+// configurations mostly stay in one shard and the shards' sizes differ by
+// at most one.
 //
 // Child protocol (one child per item, restarted after a subtest that
 // killed it): the child writes on stdout one JSON line {"subtests":

@@ -68,8 +68,9 @@ SuiteRun run_suite(const std::string& args, bool faults) {
 std::vector<CaseResult> read_results(const fs::path& out) {
   std::vector<CaseResult> results;
   std::ifstream in(out / "report.json");
+  const nlohmann::json report = nlohmann::json::parse(in, nullptr, false);
   std::string error;
-  EXPECT_TRUE(ember::conformance::read_json_report(in, &results, &error)) << error;
+  EXPECT_TRUE(ember::conformance::read_json_report(report, &results, &error)) << error;
   return results;
 }
 
