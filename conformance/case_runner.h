@@ -16,8 +16,9 @@
 //      or not available. No twin: one Skip result, "Backend Not Available".
 //   2. loads it through the configuration's data loader (mmap, file,
 //      buffer) and verification level (minimal, internal), with the
-//      shared thread pool set to config.threads (timed: load_ms). A failure
-//      is one Fail result, "PTE Load Failed".
+//      shared thread pool set to config.threads. load_ms: the program's
+//      load plus its method's (delegate initialization included). A
+//      failure is one Fail result, "PTE Load Failed".
 //   3. for each subtest: sets its inputs, executes config.executions
 //      times (exec min and median), and compares every output with the
 //      expected value: element passes when |out - g| <= atol + rtol * |g|
