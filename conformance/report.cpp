@@ -182,8 +182,19 @@ std::string xml_escape(const std::string& s) {
   return out;
 }
 
+// How JUnit sees a result: an expected failure that failed is skipped (so
+// a CI system agrees with the suite's exit status), any other "Fail" fails.
+enum class JunitOutcome { Pass, Fail, Skip };
+
+JunitOutcome junit_outcome(const CaseResult& r) {
+  if (r.result == "Fail") return r.xfail ? JunitOutcome::Skip : JunitOutcome::Fail;
+  if (r.result == "Pass") return JunitOutcome::Pass;
+  return JunitOutcome::Skip;
+}
+
 struct Tally {
   size_t pass = 0, fail = 0, skip = 0, xfail = 0;
+  size_t junit_fail = 0, junit_skip = 0;
   void add(const CaseResult& r) {
     if (r.result == "Pass") {
       ++pass;
@@ -193,6 +204,9 @@ struct Tally {
       ++skip;
     }
     if (r.xfail) ++xfail;
+    const JunitOutcome j = junit_outcome(r);
+    if (j == JunitOutcome::Fail) ++junit_fail;
+    if (j == JunitOutcome::Skip) ++junit_skip;
   }
   size_t total() const { return pass + fail + skip; }
   // Upstream's pass rate leaves skips out.
@@ -420,7 +434,7 @@ bool write_junit(const std::vector<CaseResult>& results, const std::string& path
   std::ostringstream out;
   out << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
   out << "<testsuites name=\"ember_conformance\" tests=\"" << all.total() << "\" failures=\""
-      << all.fail << "\" errors=\"0\" skipped=\"" << all.skip << "\" time=\""
+      << all.junit_fail << "\" errors=\"0\" skipped=\"" << all.junit_skip << "\" time=\""
       << fixed(all_seconds) << "\">\n";
   for (const auto& [flow, items] : by_flow) {
     Tally t;
@@ -430,7 +444,7 @@ bool write_junit(const std::vector<CaseResult>& results, const std::string& path
       seconds += result_seconds(*r);
     }
     out << "  <testsuite name=\"" << xml_escape(flow) << "\" tests=\"" << t.total()
-        << "\" failures=\"" << t.fail << "\" errors=\"0\" skipped=\"" << t.skip
+        << "\" failures=\"" << t.junit_fail << "\" errors=\"0\" skipped=\"" << t.junit_skip
         << "\" time=\"" << fixed(seconds) << "\">\n";
     for (const CaseResult* r : items) {
       const std::string name = r->test_id + " " + r->params;
@@ -439,12 +453,18 @@ bool write_junit(const std::vector<CaseResult>& results, const std::string& path
           << "\"";
       const std::string text =
           r->detail + (r->detail.empty() || r->error.empty() ? "" : ": ") + r->error;
-      if (r->result == "Fail") {
+      const JunitOutcome outcome = junit_outcome(*r);
+      if (outcome == JunitOutcome::Fail) {
         out << ">\n      <failure message=\"" << xml_escape(r->detail.empty() ? "Fail" : r->detail)
             << "\" type=\"" << xml_escape(r->detail) << "\">" << xml_escape(text)
             << "</failure>\n    </testcase>\n";
-      } else if (r->result == "Skip") {
-        out << ">\n      <skipped message=\"" << xml_escape(text) << "\"/>\n    </testcase>\n";
+      } else if (outcome == JunitOutcome::Skip) {
+        const std::string why =
+            r->result == "Fail"
+                ? "expected failure" + (r->xfail_reason.empty() ? "" : " (" + r->xfail_reason + ")") +
+                      (text.empty() ? "" : ": " + text)
+                : text;
+        out << ">\n      <skipped message=\"" << xml_escape(why) << "\"/>\n    </testcase>\n";
       } else {
         out << "/>\n";
       }
@@ -468,6 +488,7 @@ std::string markdown_summary(const std::vector<CaseResult>& results) {
   md << "- **Fail**: " << all.fail << "/" << ran << " (" << fraction(all.fail) << ")\n";
   md << "- **Skip**: " << all.skip << "\n";
   md << "- **Expected failures**: " << all.xfail << "\n";
+  md << "- **Unexpected failures**: " << all.junit_fail << "\n";
   md << "- **Total**: " << all.total() << "\n";
 
   // Pass rate per flow and backends, then per configuration.
@@ -559,11 +580,14 @@ std::string markdown_summary(const std::vector<CaseResult>& results) {
   if (all.fail == 0) {
     md << "No failed tests.\n";
   } else {
-    md << "| Test ID | Flow | Params | Result Detail | Error |\n|---|---|---|---|---|\n";
+    md << "| Test ID | Flow | Params | Result Detail | Error | Expected Failure |\n"
+          "|---|---|---|---|---|---|\n";
     for (const CaseResult& r : results) {
       if (r.result != "Fail") continue;
+      const std::string xfail = r.xfail ? (r.xfail_reason.empty() ? "yes" : r.xfail_reason) : "";
       md << "| " << md_cell(r.test_id) << " | " << md_cell(r.flow) << " | " << md_cell(r.params)
-         << " | " << md_cell(r.detail) << " | " << md_cell(error_cell(r.error)) << " |\n";
+         << " | " << md_cell(r.detail) << " | " << md_cell(error_cell(r.error)) << " | "
+         << md_cell(xfail) << " |\n";
     }
   }
   return md.str();

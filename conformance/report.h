@@ -15,7 +15,9 @@
 //                read back by read_json_report() (shard merging).
 //   junit.xml    one <testsuite> per flow, one <testcase> per result;
 //                <failure> for "Fail" (message: the detail; text: detail and
-//                error), <skipped> for "Skip".
+//                error), <skipped> for "Skip" and for an expected failure
+//                (xfail) that failed, so that CI agrees with the suite's
+//                exit status.
 //   summary.md   totals, pass rate per flow and backends and per parameter
 //                set, failure breakdown, top undelegated operators, slowest
 //                cases, failed tests.
