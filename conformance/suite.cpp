@@ -97,6 +97,24 @@ std::string describe_signal(int sig) {
   return name != nullptr ? std::string(name) : "signal " + std::to_string(sig);
 }
 
+// The running child's process group, for the interrupt handler: a suite
+// stopped with Ctrl-C (or SIGTERM) must not leave a hung child behind in
+// its own group, where the terminal's signal does not reach it.
+volatile sig_atomic_t g_child_group = 0;
+
+void kill_child_and_exit(int sig) {
+  if (g_child_group > 0) kill(-pid_t(g_child_group), SIGKILL);
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+void install_interrupt_handlers() {
+  static bool installed = false;
+  if (installed) return;
+  installed = true;
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) signal(sig, kill_child_and_exit);
+}
+
 // What one child process produced.
 struct ChildOutput {
   std::string out, err;
@@ -131,6 +149,7 @@ ChildOutput run_child(const std::vector<std::string>& args, double timeout_s) {
   std::vector<char*> argv;
   for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  install_interrupt_handlers();
   pid_t pid = -1;
   const int rc = posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
   posix_spawn_file_actions_destroy(&actions);
@@ -144,6 +163,7 @@ ChildOutput run_child(const std::vector<std::string>& args, double timeout_s) {
     return r;
   }
   r.spawned = true;
+  g_child_group = sig_atomic_t(pid);
   const auto deadline = Clock::now() + std::chrono::duration<double>(timeout_s);
   pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
   int open_fds = 2;
@@ -178,6 +198,7 @@ ChildOutput run_child(const std::vector<std::string>& args, double timeout_s) {
   }
   while (waitpid(pid, &r.status, 0) < 0 && errno == EINTR) {
   }
+  g_child_group = 0;
   if (r.timed_out) kill(-pid, SIGKILL);  // anything the child left in its group
   return r;
 }
