@@ -6,8 +6,11 @@
 #include "conformance/program_facts.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <sstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -151,6 +154,63 @@ TEST(ProgramFacts, PlainPteCountsEveryMethod) {
   EXPECT_EQ(two.undelegated_ops.count("aten::mul.out"), 1u);
 }
 
+// Every XNNPACK fixture against its MANIFEST line, which the exporter wrote
+// from upstream's own program object: "delegates=N" (the method's delegate
+// entries) and "portable_ops=a,b" (the operators left on kernels, or "-").
+TEST(ProgramFacts, EveryXnnpackFixtureMatchesItsManifest) {
+  std::ifstream manifest(model("xnnpack/MANIFEST"));
+  ASSERT_TRUE(manifest) << "no MANIFEST";
+  std::string line;
+  size_t checked = 0;
+  while (std::getline(manifest, line)) {
+    std::istringstream fields(line);
+    std::string name, kind, field;
+    fields >> name >> kind;
+    uint64_t delegates = 0;
+    std::set<std::string> portable_ops;
+    while (fields >> field) {
+      if (field.rfind("delegates=", 0) == 0) delegates = std::stoull(field.substr(10));
+      if (field.rfind("portable_ops=", 0) == 0 && field != "portable_ops=-") {
+        std::istringstream ops(field.substr(13));
+        for (std::string op; std::getline(ops, op, ',');) portable_ops.insert(op);
+      }
+    }
+    const ProgramFacts f = facts_of("xnnpack/" + name + ".bpte");
+    EXPECT_EQ(f.delegate_calls, delegates) << name;
+    EXPECT_EQ(f.delegate_blobs, delegates) << name;
+    std::set<std::string> undelegated;
+    for (const auto& op : f.undelegated_ops) undelegated.insert(op.first);
+    EXPECT_EQ(undelegated, portable_ops) << name;
+    uint64_t nodes = 0;
+    for (const auto& op : f.delegated_ops) nodes += op.second;
+    EXPECT_EQ(nodes > 0, delegates > 0) << name;
+    EXPECT_EQ(f.backends.empty(), delegates == 0) << name;
+    ++checked;
+  }
+  EXPECT_GT(checked, 50u);
+}
+
+// Every committed program gives facts, and the facts add up.
+TEST(ProgramFacts, EveryCommittedFixtureGivesConsistentFacts) {
+  size_t checked = 0;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(EMBER_TEST_MODELS_DIR)) {
+    const std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".pte" && ext != ".bpte")) continue;
+    Result<ProgramFacts> f = program_facts_from_file(entry.path().string());
+    ASSERT_TRUE(f.ok()) << entry.path() << ": " << last_error_message();
+    uint64_t calls = 0;
+    for (const auto& op : f->undelegated_ops) calls += op.second;
+    EXPECT_EQ(calls, f->kernel_calls) << entry.path();
+    EXPECT_GT(f->pte_bytes, 0u) << entry.path();
+    EXPECT_LE(f->delegate_blobs, f->delegate_calls) << entry.path();
+    EXPECT_GE(f->delegated_percent, 0.0);
+    EXPECT_LE(f->delegated_percent, 100.0);
+    ++checked;
+  }
+  EXPECT_GT(checked, 100u);
+}
+
 TEST(ProgramFacts, OtherBackendsCountCalls) {
   const std::string path = std::string(EMBER_UPSTREAM_PTE_DIR) + "/stories260k_qnn_delegated.pte";
   if (read_file(path).empty()) GTEST_SKIP() << "upstream QNN program not present";
@@ -179,21 +239,26 @@ TEST(ProgramFacts, GarbageAndTruncatedBytesGiveErrors) {
 }
 
 TEST(ProgramFacts, CorruptedBytesNeverCrash) {
-  // Flip bytes through the whole file, one at a time in strides; each result
-  // is either facts or an error with a message.
-  const std::vector<char> good = read_file(model("xnnpack/partial.bpte"));
-  ASSERT_FALSE(good.empty());
-  size_t errors = 0;
-  for (size_t i = 0; i < good.size(); i += 7) {
+  // Every byte of each file changed, one at a time, with two masks; each
+  // result is either facts or an error with a message.
+  for (const char* rel : {"xnnpack/partial.bpte", "xnnpack/tiny_cnn.bpte", "mlp/model.pte"}) {
+    const std::vector<char> good = read_file(model(rel));
+    ASSERT_FALSE(good.empty()) << rel;
+    size_t errors = 0;
     std::vector<char> bad = good;
-    bad[i] = char(bad[i] ^ 0x5a);
-    Result<ProgramFacts> f = program_facts(bad.data(), bad.size());
-    if (!f.ok()) {
-      ++errors;
-      EXPECT_STRNE(last_error_message(), "") << "byte " << i;
+    for (size_t i = 0; i < good.size(); ++i) {
+      for (unsigned char mask : {0x01, 0xff}) {
+        bad[i] = char(good[i] ^ mask);
+        Result<ProgramFacts> f = program_facts(bad.data(), bad.size());
+        if (!f.ok()) {
+          ++errors;
+          EXPECT_STRNE(last_error_message(), "") << rel << " byte " << i;
+        }
+      }
+      bad[i] = good[i];
     }
+    EXPECT_GT(errors, 0u) << rel;
   }
-  EXPECT_GT(errors, 0u);
 }
 
 TEST(ProgramFacts, CorruptXnnpackBlobNamesTheDelegate) {
