@@ -183,11 +183,16 @@ std::string xml_escape(const std::string& s) {
 }
 
 // How JUnit sees a result: an expected failure that failed is skipped (so
-// a CI system agrees with the suite's exit status), any other "Fail" fails.
+// a CI system agrees with the suite's exit status), any other "Fail" fails,
+// an expected failure that passed ("Unexpected Pass") included.
 enum class JunitOutcome { Pass, Fail, Skip };
 
+bool failed_as_expected(const CaseResult& r) {
+  return r.xfail && r.result == "Fail" && r.detail != "Unexpected Pass";
+}
+
 JunitOutcome junit_outcome(const CaseResult& r) {
-  if (r.result == "Fail") return r.xfail ? JunitOutcome::Skip : JunitOutcome::Fail;
+  if (r.result == "Fail") return failed_as_expected(r) ? JunitOutcome::Skip : JunitOutcome::Fail;
   if (r.result == "Pass") return JunitOutcome::Pass;
   return JunitOutcome::Skip;
 }
@@ -203,7 +208,7 @@ struct Tally {
     } else {
       ++skip;
     }
-    if (r.xfail) ++xfail;
+    if (failed_as_expected(r)) ++xfail;
     const JunitOutcome j = junit_outcome(r);
     if (j == JunitOutcome::Fail) ++junit_fail;
     if (j == JunitOutcome::Skip) ++junit_skip;
@@ -460,7 +465,7 @@ bool write_junit(const std::vector<CaseResult>& results, const std::string& path
             << "</failure>\n    </testcase>\n";
       } else if (outcome == JunitOutcome::Skip) {
         const std::string why =
-            r->result == "Fail"
+            failed_as_expected(*r)
                 ? "expected failure" + (r->xfail_reason.empty() ? "" : " (" + r->xfail_reason + ")") +
                       (text.empty() ? "" : ": " + text)
                 : text;

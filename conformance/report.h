@@ -17,7 +17,7 @@
 //                <failure> for "Fail" (message: the detail; text: detail and
 //                error), <skipped> for "Skip" and for an expected failure
 //                (xfail) that failed, so that CI agrees with the suite's
-//                exit status.
+//                exit status ("Unexpected Pass" is a failure).
 //   summary.md   totals, pass rate per flow and backends and per parameter
 //                set, failure breakdown, top undelegated operators, slowest
 //                cases, failed tests.

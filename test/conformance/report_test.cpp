@@ -318,6 +318,14 @@ TEST(ConformanceReport, JunitHasOneSuitePerFlowAndFailures) {
             std::string::npos)
       << xml;
   EXPECT_NE(xml.find("ops/add, &quot;quoted&quot;[0]"), std::string::npos);
+  // An expected failure that passed fails, as it fails the suite.
+  std::vector<CaseResult> unexpected = {result("ops/x", "portable", "Fail", "Unexpected Pass")};
+  unexpected[0].xfail = true;
+  unexpected[0].xfail_reason = "issue 7";
+  ASSERT_TRUE(write_junit(unexpected, path));
+  const std::string unexpected_xml = read_text(path);
+  EXPECT_EQ(count(unexpected_xml, "<failure message=\"Unexpected Pass\""), 1u) << unexpected_xml;
+  EXPECT_EQ(count(unexpected_xml, "<skipped "), 0u);
   // Control bytes XML cannot carry come out escaped.
   std::vector<CaseResult> odd = {result("bad", "portable", "Fail", "PTE Load Failed")};
   odd[0].error = std::string("id \x01\x02 end");
