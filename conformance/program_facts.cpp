@@ -211,6 +211,17 @@ Result<ProgramFacts> program_facts(const void* data, size_t size) {
   return facts;
 }
 
+std::string operator_base_name(const std::string& name) {
+  const size_t ns = name.find("::");
+  if (ns != std::string::npos) return name.substr(0, name.find('.', ns + 2));
+  // The dotted spelling: namespace.name[.overload].
+  const size_t first = name.find('.');
+  if (first == std::string::npos) return name;
+  const size_t second = name.find('.', first + 1);
+  return name.substr(0, first) + "::" +
+         name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+}
+
 Result<ProgramFacts> program_facts_from_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::vector<char> bytes;

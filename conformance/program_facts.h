@@ -33,6 +33,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 
 #include "conformance/case_result.h"
@@ -51,5 +52,20 @@ Result<ProgramFacts> program_facts(const void* data, size_t size);
 
 // The same for a file. AccessFailed when it cannot be read.
 Result<ProgramFacts> program_facts_from_file(const std::string& path);
+
+// An operator's name without its overload, in the program's spelling, so
+// that a program's kernels ("aten::add.out") compare with the exporter's
+// edge operators ("aten::add.Tensor", "aten.add.Tensor", "aten::convolution"):
+// all give "aten::add" or "aten::convolution". A name without a namespace is
+// returned unchanged.
+std::string operator_base_name(const std::string& name);
+
+// Counts summed by operator_base_name().
+template <typename Count>
+std::map<std::string, Count> by_operator_base_name(const std::map<std::string, Count>& counts) {
+  std::map<std::string, Count> out;
+  for (const auto& entry : counts) out[operator_base_name(entry.first)] += entry.second;
+  return out;
+}
 
 }  // namespace ember::conformance

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "runtime/core/error_message.h"
 
@@ -209,6 +210,52 @@ TEST(ProgramFacts, EveryCommittedFixtureGivesConsistentFacts) {
     ++checked;
   }
   EXPECT_GT(checked, 100u);
+}
+
+TEST(ProgramFacts, OperatorBaseNames) {
+  EXPECT_EQ(operator_base_name("aten::add.out"), "aten::add");
+  EXPECT_EQ(operator_base_name("aten::add.Tensor"), "aten::add");
+  EXPECT_EQ(operator_base_name("aten.add.Tensor"), "aten::add");
+  EXPECT_EQ(operator_base_name("aten::convolution"), "aten::convolution");
+  EXPECT_EQ(operator_base_name("aten.convolution"), "aten::convolution");
+  EXPECT_EQ(operator_base_name("dim_order_ops::_to_dim_order_copy.out"),
+            "dim_order_ops::_to_dim_order_copy");
+  EXPECT_EQ(operator_base_name("getitem"), "getitem");
+  EXPECT_EQ(by_operator_base_name(Counts{{"aten::add.out", 2}, {"aten::add.Scalar_out", 1}}),
+            (Counts{{"aten::add", 3}}));
+}
+
+// The exporter's sidecars of three committed fixtures (examples/conformance
+// --fixture_sidecars): what the program bytes say equals what the exporter
+// reported. The XNNPACK graph has its own node count (the partitioner adds
+// layout transposes and fuses activations), so delegated nodes are compared
+// only as "some"; blobs, bytes and the undelegated operators exactly.
+TEST(ProgramFacts, FixturesAgreeWithTheirSidecars) {
+  size_t checked = 0;
+  for (const char* name : {"tiny_cnn", "partial", "q_tiny_cnn"}) {
+    const std::vector<char> text = read_file(model(std::string("xnnpack/") + name + ".aot.json"));
+    if (text.empty()) continue;
+    const nlohmann::json aot = nlohmann::json::parse(text.begin(), text.end());
+    const ProgramFacts f = facts_of(std::string("xnnpack/") + name + ".bpte");
+    EXPECT_EQ(aot.at("delegate_blobs").get<uint64_t>(), f.delegate_blobs) << name;
+    EXPECT_EQ(aot.at("delegate_blob_bytes").get<uint64_t>(), f.delegate_blob_bytes) << name;
+    EXPECT_EQ(aot.at("undelegated_nodes").get<uint64_t>(), f.kernel_calls) << name;
+    Counts exporter_undelegated;
+    for (const auto& [op, n] : aot.at("undelegated_ops").items()) {
+      exporter_undelegated[op] = n.get<uint64_t>();
+    }
+    EXPECT_EQ(by_operator_base_name(exporter_undelegated), by_operator_base_name(f.undelegated_ops))
+        << name;
+    EXPECT_EQ(aot.at("delegated_nodes").get<int64_t>() > 0, !f.delegated_ops.empty()) << name;
+    if (aot.contains("pte_bytes")) EXPECT_EQ(aot["pte_bytes"].get<uint64_t>(), f.pte_bytes) << name;
+    if (aot.contains("xnnpack_nodes")) {
+      Counts nodes;
+      for (const auto& [op, n] : aot["xnnpack_nodes"].items()) nodes[op] = n.get<uint64_t>();
+      EXPECT_EQ(nodes, f.delegated_ops) << name;
+    }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no fixture sidecars (test/models/xnnpack/*.aot.json)";
 }
 
 TEST(ProgramFacts, OtherBackendsCountCalls) {
