@@ -225,37 +225,93 @@ TEST(ProgramFacts, OperatorBaseNames) {
             (Counts{{"aten::add", 3}}));
 }
 
-// The exporter's sidecars of three committed fixtures (examples/conformance
-// --fixture_sidecars): what the program bytes say equals what the exporter
-// reported. The XNNPACK graph has its own node count (the partitioner adds
-// layout transposes and fuses activations), so delegated nodes are compared
-// only as "some"; blobs, bytes and the undelegated operators exactly.
+// The exporter's sidecars next to committed fixtures (NAME.aot.json beside
+// NAME.bpte, e.g. examples/conformance --fixture_sidecars for three XNNPACK
+// fixtures, and the demo backend's): what the program bytes say equals what
+// the exporter reported. An XNNPACK graph has its own node count (the
+// partitioner adds layout transposes and fuses activations), so delegated
+// nodes are compared only as "some"; blobs, bytes and the undelegated
+// operators exactly. Skipped while no sidecar is committed.
 TEST(ProgramFacts, FixturesAgreeWithTheirSidecars) {
   size_t checked = 0;
-  for (const char* name : {"tiny_cnn", "partial", "q_tiny_cnn"}) {
-    const std::vector<char> text = read_file(model(std::string("xnnpack/") + name + ".aot.json"));
-    if (text.empty()) continue;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(EMBER_TEST_MODELS_DIR)) {
+    const std::string path = entry.path().string();
+    const std::string suffix = ".aot.json";
+    if (path.size() <= suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    const std::string stem = path.substr(0, path.size() - suffix.size());
+    const std::string bpte = stem + ".bpte";
+    if (!std::filesystem::exists(bpte)) continue;
+    const std::vector<char> text = read_file(path);
     const nlohmann::json aot = nlohmann::json::parse(text.begin(), text.end());
-    const ProgramFacts f = facts_of(std::string("xnnpack/") + name + ".bpte");
-    EXPECT_EQ(aot.at("delegate_blobs").get<uint64_t>(), f.delegate_blobs) << name;
-    EXPECT_EQ(aot.at("delegate_blob_bytes").get<uint64_t>(), f.delegate_blob_bytes) << name;
-    EXPECT_EQ(aot.at("undelegated_nodes").get<uint64_t>(), f.kernel_calls) << name;
+    Result<ProgramFacts> got = program_facts_from_file(bpte);
+    ASSERT_TRUE(got.ok()) << bpte << ": " << last_error_message();
+    const ProgramFacts& f = *got;
+    EXPECT_EQ(aot.at("delegate_blobs").get<uint64_t>(), f.delegate_blobs) << path;
+    EXPECT_EQ(aot.at("delegate_blob_bytes").get<uint64_t>(), f.delegate_blob_bytes) << path;
+    EXPECT_EQ(aot.at("undelegated_nodes").get<uint64_t>(), f.kernel_calls) << path;
     Counts exporter_undelegated;
     for (const auto& [op, n] : aot.at("undelegated_ops").items()) {
       exporter_undelegated[op] = n.get<uint64_t>();
     }
     EXPECT_EQ(by_operator_base_name(exporter_undelegated), by_operator_base_name(f.undelegated_ops))
-        << name;
-    EXPECT_EQ(aot.at("delegated_nodes").get<int64_t>() > 0, !f.delegated_ops.empty()) << name;
-    if (aot.contains("pte_bytes")) EXPECT_EQ(aot["pte_bytes"].get<uint64_t>(), f.pte_bytes) << name;
+        << path;
+    EXPECT_EQ(aot.at("delegated_nodes").get<int64_t>() > 0, !f.delegated_ops.empty()) << path;
+    if (aot.contains("pte_bytes")) EXPECT_EQ(aot["pte_bytes"].get<uint64_t>(), f.pte_bytes) << path;
     if (aot.contains("xnnpack_nodes")) {
       Counts nodes;
       for (const auto& [op, n] : aot["xnnpack_nodes"].items()) nodes[op] = n.get<uint64_t>();
-      EXPECT_EQ(nodes, f.delegated_ops) << name;
+      EXPECT_EQ(nodes, f.delegated_ops) << path;
     }
     ++checked;
   }
-  if (checked == 0) GTEST_SKIP() << "no fixture sidecars (test/models/xnnpack/*.aot.json)";
+  if (checked == 0) GTEST_SKIP() << "no committed sidecars (test/models/**/NAME.aot.json)";
+}
+
+// A backend other than XNNPACK: each delegate call counts as one delegated
+// "<backend id> call". The demo backend's fixtures (test/models/demo, when
+// present) against their MANIFEST: "NAME[.portable.bpte|.pte] flow
+// delegates=N delegate_calls=M ... portable_ops=a,b".
+TEST(ProgramFacts, DemoBackendFixturesMatchTheirManifest) {
+  std::ifstream manifest(model("demo/MANIFEST"));
+  if (!manifest) GTEST_SKIP() << "no demo backend fixtures";
+  std::string line;
+  size_t checked = 0;
+  while (std::getline(manifest, line)) {
+    std::istringstream fields(line);
+    std::string name, flow, field;
+    fields >> name >> flow;
+    if (name.find('.') == std::string::npos) name += ".bpte";
+    uint64_t delegates = 0, calls = 0;
+    std::set<std::string> portable_ops;
+    while (fields >> field) {
+      if (field.rfind("delegates=", 0) == 0) delegates = std::stoull(field.substr(10));
+      if (field.rfind("delegate_calls=", 0) == 0) calls = std::stoull(field.substr(15));
+      if (field.rfind("portable_ops=", 0) == 0 && field != "portable_ops=-") {
+        std::istringstream ops(field.substr(13));
+        for (std::string op; std::getline(ops, op, ',');) portable_ops.insert(op);
+      }
+    }
+    const ProgramFacts f = facts_of("demo/" + name);
+    EXPECT_EQ(f.delegate_calls, calls) << name;
+    // Delegates whose processed bytes are identical share one stored blob
+    // (tutorial_composed: two delegates, one 82-byte segment, as its sidecar
+    // says), so blobs count at most the delegates.
+    EXPECT_LE(f.delegate_blobs, delegates) << name;
+    EXPECT_EQ(f.delegate_blobs > 0, delegates > 0) << name;
+    std::set<std::string> undelegated;
+    for (const auto& op : f.undelegated_ops) undelegated.insert(op.first);
+    EXPECT_EQ(undelegated, portable_ops) << name;
+    if (calls > 0) {
+      EXPECT_EQ(f.backends, std::vector<std::string>{"BackendWithCompilerDemo"}) << name;
+      EXPECT_EQ(f.delegated_ops, (Counts{{"BackendWithCompilerDemo call", calls}})) << name;
+    } else {
+      EXPECT_TRUE(f.delegated_ops.empty()) << name;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
 }
 
 TEST(ProgramFacts, OtherBackendsCountCalls) {
