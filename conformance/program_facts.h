@@ -17,11 +17,14 @@
 //                                 left out when empty) -> kernel calls.
 //   delegate_blobs, _blob_bytes   distinct processed blobs (inline entries or
 //                                 segments) referenced by the methods'
-//                                 delegates, and their byte sizes.
+//                                 delegates, and their byte sizes (the
+//                                 serializer stores identical blobs once).
 //   delegated_ops                 XnnpackBackend: the graph's nodes by their
-//                                 union type name ("XNNConv2d"), once per
-//                                 distinct blob; any other backend:
-//                                 "<backend id> call" -> delegate calls.
+//                                 union type name ("XNNConv2d"), for each
+//                                 delegate (two delegates sharing one stored
+//                                 blob count its nodes twice); any other
+//                                 backend: "<backend id> call" -> delegate
+//                                 calls.
 //   constant_bytes                the constant segment's size plus the
 //                                 inline constant_buffer storage.
 //   delegated_percent             delegated / (delegated + kernel calls) *
