@@ -113,22 +113,30 @@ uint64_t sum_counts(const std::map<std::string, uint64_t>& m) {
   return total;
 }
 
+// Whether the sidecar's node and operator counts describe the program that
+// ran: not when a portable twin ran in place of a delegated program (no
+// delegate call in it while the exporter delegated nodes).
+bool sidecar_counts_apply(const CaseResult& r) {
+  if (!r.aot.present) return false;
+  return !(facts_known(r) && r.facts.delegate_calls == 0 && r.aot.delegated_nodes > 0);
+}
+
 // Delegated / undelegated node counts: the exporter's when the sidecar has
 // them, else counted from the program. -1 when neither is known.
 int64_t delegated_nodes(const CaseResult& r) {
-  if (r.aot.present && r.aot.delegated_nodes >= 0) return r.aot.delegated_nodes;
+  if (sidecar_counts_apply(r) && r.aot.delegated_nodes >= 0) return r.aot.delegated_nodes;
   return facts_known(r) ? int64_t(sum_counts(r.facts.delegated_ops)) : -1;
 }
 
 int64_t undelegated_nodes(const CaseResult& r) {
-  if (r.aot.present && r.aot.undelegated_nodes >= 0) return r.aot.undelegated_nodes;
+  if (sidecar_counts_apply(r) && r.aot.undelegated_nodes >= 0) return r.aot.undelegated_nodes;
   return facts_known(r) ? int64_t(r.facts.kernel_calls) : -1;
 }
 
 std::string count_cell(int64_t n) { return n < 0 ? std::string() : std::to_string(n); }
 
 std::string ops_cell(const CaseResult& r, bool delegated) {
-  if (r.aot.present) {
+  if (sidecar_counts_apply(r)) {
     const auto& aot_ops = delegated ? r.aot.delegated_ops : r.aot.undelegated_ops;
     const int64_t aot_nodes = delegated ? r.aot.delegated_nodes : r.aot.undelegated_nodes;
     if (!aot_ops.empty() || aot_nodes >= 0) return python_dict(aot_ops);

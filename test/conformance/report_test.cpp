@@ -212,6 +212,21 @@ TEST(ConformanceReport, CsvValuesFollowUpstreamFormats) {
   EXPECT_EQ(cell(s, "Undelegated Ops"), "{}");
   EXPECT_EQ(cell(s, "Params").rfind("{\"dtype\": \"torch.float32\", \"threads\": \"1\"", 0), 0u);
 
+  // A portable twin ran in place of the delegated program the sidecar
+  // describes: the counts are the twin's own.
+  CaseResult twin = s;
+  twin.config.backends = "portable";
+  twin.delegated = false;
+  twin.facts = ProgramFacts();
+  twin.facts.pte_bytes = 3280;
+  twin.facts.kernel_calls = 6;
+  twin.facts.undelegated_ops = {{"aten::addmm.out", 2}, {"aten::cumsum.out", 1},
+                                {"aten::permute_copy.out", 2}, {"aten::relu.out", 1}};
+  EXPECT_EQ(cell(twin, "Delegated Nodes"), "0");
+  EXPECT_EQ(cell(twin, "Undelegated Nodes"), "6");
+  EXPECT_EQ(cell(twin, "Delegated Ops"), "{}");
+  EXPECT_EQ(cell(twin, "Lower Time (s)"), "1.235");  // still the case's export
+
   // Upstream keeps the first and last 200 characters of a long error.
   CaseResult e = results[1];
   e.error = std::string(300, 'a') + std::string(300, 'b');
