@@ -129,6 +129,10 @@ class FactsCollector {
     return Error::Ok;
   }
 
+  // Blobs are counted once however many delegates share one (the
+  // serializer stores identical processed bytes once); an XNNPACK graph's
+  // nodes are counted for every delegate that uses it, as each is a lowered
+  // part of the model.
   Error count_delegates(const ember_fb::ExecutionPlan* plan, ProgramFacts* facts) {
     if (plan->delegates() == nullptr) return Error::Ok;
     for (flatbuffers::uoffset_t i = 0; i < plan->delegates()->size(); ++i) {
@@ -136,25 +140,22 @@ class FactsCollector {
       const std::string id = escaped(d->id());
       backends_.insert(id);
       const ember_fb::BackendDelegateDataReference* ref = d->processed();
-      if (!blobs_.insert({uint8_t(ref->location()), ref->index()}).second) continue;
-      Result<FreeableBuffer> blob = program_.load_delegate_data(ref);
-      if (!blob.ok()) {
-        prefix_error_message(error_name(blob.error()), "method '%s' delegate %u (%s)",
-                             PrintableName(plan->name() ? plan->name()->c_str() : "").c_str(),
-                             i, id.c_str());
-        return blob.error();
-      }
-      ++facts->delegate_blobs;
-      facts->delegate_blob_bytes += blob->size();
-      if (id == kXnnpackBackendId) {
-        const Error err = count_xnnpack_nodes(blob->data(), blob->size(), &facts->delegated_ops);
+      const BlobKey key{uint8_t(ref->location()), ref->index()};
+      auto seen = blobs_.find(key);
+      if (seen == blobs_.end()) {
+        BlobFacts blob_facts;
+        const Error err = read_blob(ref, id, &blob_facts);
         if (err != Error::Ok) {
           prefix_error_message(error_name(err), "method '%s' delegate %u (%s)",
                                PrintableName(plan->name() ? plan->name()->c_str() : "").c_str(),
                                i, id.c_str());
           return err;
         }
+        ++facts->delegate_blobs;
+        facts->delegate_blob_bytes += blob_facts.bytes;
+        seen = blobs_.emplace(key, std::move(blob_facts)).first;
       }
+      for (const auto& [node, n] : seen->second.xnnpack_nodes) facts->delegated_ops[node] += n;
     }
     return Error::Ok;
   }
@@ -174,9 +175,24 @@ class FactsCollector {
     }
   }
 
+  using BlobKey = std::pair<uint8_t, uint32_t>;  // (location, index)
+  struct BlobFacts {
+    uint64_t bytes = 0;
+    std::map<std::string, uint64_t> xnnpack_nodes;  // empty for other backends
+  };
+
+  Error read_blob(const ember_fb::BackendDelegateDataReference* ref, const std::string& id,
+                  BlobFacts* out) {
+    Result<FreeableBuffer> blob = program_.load_delegate_data(ref);
+    if (!blob.ok()) return blob.error();
+    out->bytes = blob->size();
+    if (id != kXnnpackBackendId) return Error::Ok;
+    return count_xnnpack_nodes(blob->data(), blob->size(), &out->xnnpack_nodes);
+  }
+
   const Program& program_;
   std::set<std::string> backends_;
-  std::set<std::pair<uint8_t, uint32_t>> blobs_;  // (location, index) seen
+  std::map<BlobKey, BlobFacts> blobs_;
 };
 
 }  // namespace
@@ -209,6 +225,17 @@ Result<ProgramFacts> program_facts(const void* data, size_t size) {
   facts.pte_bytes = program_size;
   EMBER_RETURN_IF_ERROR(FactsCollector(*program).run(&facts));
   return facts;
+}
+
+std::string operator_base_name(const std::string& name) {
+  const size_t ns = name.find("::");
+  if (ns != std::string::npos) return name.substr(0, name.find('.', ns + 2));
+  // The dotted spelling: namespace.name[.overload].
+  const size_t first = name.find('.');
+  if (first == std::string::npos) return name;
+  const size_t second = name.find('.', first + 1);
+  return name.substr(0, first) + "::" +
+         name.substr(first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
 }
 
 Result<ProgramFacts> program_facts_from_file(const std::string& path) {

@@ -17,11 +17,14 @@
 //                                 left out when empty) -> kernel calls.
 //   delegate_blobs, _blob_bytes   distinct processed blobs (inline entries or
 //                                 segments) referenced by the methods'
-//                                 delegates, and their byte sizes.
+//                                 delegates, and their byte sizes (the
+//                                 serializer stores identical blobs once).
 //   delegated_ops                 XnnpackBackend: the graph's nodes by their
-//                                 union type name ("XNNConv2d"), once per
-//                                 distinct blob; any other backend:
-//                                 "<backend id> call" -> delegate calls.
+//                                 union type name ("XNNConv2d"), for each
+//                                 delegate (two delegates sharing one stored
+//                                 blob count its nodes twice); any other
+//                                 backend: "<backend id> call" -> delegate
+//                                 calls.
 //   constant_bytes                the constant segment's size plus the
 //                                 inline constant_buffer storage.
 //   delegated_percent             delegated / (delegated + kernel calls) *
@@ -33,6 +36,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <string>
 
 #include "conformance/case_result.h"
@@ -51,5 +55,20 @@ Result<ProgramFacts> program_facts(const void* data, size_t size);
 
 // The same for a file. AccessFailed when it cannot be read.
 Result<ProgramFacts> program_facts_from_file(const std::string& path);
+
+// An operator's name without its overload, in the program's spelling, so
+// that a program's kernels ("aten::add.out") compare with the exporter's
+// edge operators ("aten::add.Tensor", "aten.add.Tensor", "aten::convolution"):
+// all give "aten::add" or "aten::convolution". A name without a namespace is
+// returned unchanged.
+std::string operator_base_name(const std::string& name);
+
+// Counts summed by operator_base_name().
+template <typename Count>
+std::map<std::string, Count> by_operator_base_name(const std::map<std::string, Count>& counts) {
+  std::map<std::string, Count> out;
+  for (const auto& entry : counts) out[operator_base_name(entry.first)] += entry.second;
+  return out;
+}
 
 }  // namespace ember::conformance

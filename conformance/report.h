@@ -7,9 +7,13 @@
 //                that is unknown is an empty cell; Params a JSON object of
 //                strings; the Ops columns a Python dict of counts sorted by
 //                name ("{'aten::add.out': 2}"); Error cut to its first and
-//                last 200 characters. RFC 4180: comma separated, CRLF line
-//                ends, a field holding a comma, quote, CR or LF is quoted
-//                with its quotes doubled.
+//                last 200 characters. Delegated/Undelegated Nodes and Ops:
+//                the exporter's sidecar counts when they describe the
+//                program that ran (not for a portable twin run in place of
+//                the delegated program), else the program's own facts.
+//                RFC 4180: comma separated, CRLF line ends, a field
+//                holding a comma, quote, CR or LF is quoted with its quotes
+//                doubled.
 //   report.json  {"format": "ember-conformance-report", "version": 1,
 //                 "summary": {...counts...}, "results": [to_json(result)...]}
 //                read back by read_json_report() (shard merging).
@@ -17,7 +21,7 @@
 //                <failure> for "Fail" (message: the detail; text: detail and
 //                error), <skipped> for "Skip" and for an expected failure
 //                (xfail) that failed, so that CI agrees with the suite's
-//                exit status.
+//                exit status ("Unexpected Pass" is a failure).
 //   summary.md   totals, pass rate per flow and backends and per parameter
 //                set, failure breakdown, top undelegated operators, slowest
 //                cases, failed tests.

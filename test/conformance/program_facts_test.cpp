@@ -6,13 +6,17 @@
 #include "conformance/program_facts.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <set>
+#include <sstream>
 #include <map>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include "runtime/core/error_message.h"
 
@@ -151,6 +155,165 @@ TEST(ProgramFacts, PlainPteCountsEveryMethod) {
   EXPECT_EQ(two.undelegated_ops.count("aten::mul.out"), 1u);
 }
 
+// Every XNNPACK fixture against its MANIFEST line, which the exporter wrote
+// from upstream's own program object: "delegates=N" (the method's delegate
+// entries) and "portable_ops=a,b" (the operators left on kernels, or "-").
+TEST(ProgramFacts, EveryXnnpackFixtureMatchesItsManifest) {
+  std::ifstream manifest(model("xnnpack/MANIFEST"));
+  ASSERT_TRUE(manifest) << "no MANIFEST";
+  std::string line;
+  size_t checked = 0;
+  while (std::getline(manifest, line)) {
+    std::istringstream fields(line);
+    std::string name, kind, field;
+    fields >> name >> kind;
+    uint64_t delegates = 0;
+    std::set<std::string> portable_ops;
+    while (fields >> field) {
+      if (field.rfind("delegates=", 0) == 0) delegates = std::stoull(field.substr(10));
+      if (field.rfind("portable_ops=", 0) == 0 && field != "portable_ops=-") {
+        std::istringstream ops(field.substr(13));
+        for (std::string op; std::getline(ops, op, ',');) portable_ops.insert(op);
+      }
+    }
+    const ProgramFacts f = facts_of("xnnpack/" + name + ".bpte");
+    EXPECT_EQ(f.delegate_calls, delegates) << name;
+    EXPECT_EQ(f.delegate_blobs, delegates) << name;
+    std::set<std::string> undelegated;
+    for (const auto& op : f.undelegated_ops) undelegated.insert(op.first);
+    EXPECT_EQ(undelegated, portable_ops) << name;
+    uint64_t nodes = 0;
+    for (const auto& op : f.delegated_ops) nodes += op.second;
+    EXPECT_EQ(nodes > 0, delegates > 0) << name;
+    EXPECT_EQ(f.backends.empty(), delegates == 0) << name;
+    ++checked;
+  }
+  EXPECT_GT(checked, 50u);
+}
+
+// Every committed program gives facts, and the facts add up.
+TEST(ProgramFacts, EveryCommittedFixtureGivesConsistentFacts) {
+  size_t checked = 0;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(EMBER_TEST_MODELS_DIR)) {
+    const std::string ext = entry.path().extension().string();
+    if (!entry.is_regular_file() || (ext != ".pte" && ext != ".bpte")) continue;
+    Result<ProgramFacts> f = program_facts_from_file(entry.path().string());
+    ASSERT_TRUE(f.ok()) << entry.path() << ": " << last_error_message();
+    uint64_t calls = 0;
+    for (const auto& op : f->undelegated_ops) calls += op.second;
+    EXPECT_EQ(calls, f->kernel_calls) << entry.path();
+    EXPECT_GT(f->pte_bytes, 0u) << entry.path();
+    EXPECT_LE(f->delegate_blobs, f->delegate_calls) << entry.path();
+    EXPECT_GE(f->delegated_percent, 0.0);
+    EXPECT_LE(f->delegated_percent, 100.0);
+    ++checked;
+  }
+  EXPECT_GT(checked, 100u);
+}
+
+TEST(ProgramFacts, OperatorBaseNames) {
+  EXPECT_EQ(operator_base_name("aten::add.out"), "aten::add");
+  EXPECT_EQ(operator_base_name("aten::add.Tensor"), "aten::add");
+  EXPECT_EQ(operator_base_name("aten.add.Tensor"), "aten::add");
+  EXPECT_EQ(operator_base_name("aten::convolution"), "aten::convolution");
+  EXPECT_EQ(operator_base_name("aten.convolution"), "aten::convolution");
+  EXPECT_EQ(operator_base_name("dim_order_ops::_to_dim_order_copy.out"),
+            "dim_order_ops::_to_dim_order_copy");
+  EXPECT_EQ(operator_base_name("getitem"), "getitem");
+  EXPECT_EQ(by_operator_base_name(Counts{{"aten::add.out", 2}, {"aten::add.Scalar_out", 1}}),
+            (Counts{{"aten::add", 3}}));
+}
+
+// The exporter's sidecars next to committed fixtures (NAME.aot.json beside
+// NAME.bpte, e.g. examples/conformance --fixture_sidecars for three XNNPACK
+// fixtures, and the demo backend's): what the program bytes say equals what
+// the exporter reported. An XNNPACK graph has its own node count (the
+// partitioner adds layout transposes and fuses activations), so delegated
+// nodes are compared only as "some"; blobs, bytes and the undelegated
+// operators exactly. Skipped while no sidecar is committed.
+TEST(ProgramFacts, FixturesAgreeWithTheirSidecars) {
+  size_t checked = 0;
+  for (const auto& entry :
+       std::filesystem::recursive_directory_iterator(EMBER_TEST_MODELS_DIR)) {
+    const std::string path = entry.path().string();
+    const std::string suffix = ".aot.json";
+    if (path.size() <= suffix.size() || path.compare(path.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    const std::string stem = path.substr(0, path.size() - suffix.size());
+    const std::string bpte = stem + ".bpte";
+    if (!std::filesystem::exists(bpte)) continue;
+    const std::vector<char> text = read_file(path);
+    const nlohmann::json aot = nlohmann::json::parse(text.begin(), text.end());
+    Result<ProgramFacts> got = program_facts_from_file(bpte);
+    ASSERT_TRUE(got.ok()) << bpte << ": " << last_error_message();
+    const ProgramFacts& f = *got;
+    EXPECT_EQ(aot.at("delegate_blobs").get<uint64_t>(), f.delegate_blobs) << path;
+    EXPECT_EQ(aot.at("delegate_blob_bytes").get<uint64_t>(), f.delegate_blob_bytes) << path;
+    EXPECT_EQ(aot.at("undelegated_nodes").get<uint64_t>(), f.kernel_calls) << path;
+    Counts exporter_undelegated;
+    for (const auto& [op, n] : aot.at("undelegated_ops").items()) {
+      exporter_undelegated[op] = n.get<uint64_t>();
+    }
+    EXPECT_EQ(by_operator_base_name(exporter_undelegated), by_operator_base_name(f.undelegated_ops))
+        << path;
+    EXPECT_EQ(aot.at("delegated_nodes").get<int64_t>() > 0, !f.delegated_ops.empty()) << path;
+    if (aot.contains("pte_bytes")) EXPECT_EQ(aot["pte_bytes"].get<uint64_t>(), f.pte_bytes) << path;
+    if (aot.contains("xnnpack_nodes")) {
+      Counts nodes;
+      for (const auto& [op, n] : aot["xnnpack_nodes"].items()) nodes[op] = n.get<uint64_t>();
+      EXPECT_EQ(nodes, f.delegated_ops) << path;
+    }
+    ++checked;
+  }
+  if (checked == 0) GTEST_SKIP() << "no committed sidecars (test/models/**/NAME.aot.json)";
+}
+
+// A backend other than XNNPACK: each delegate call counts as one delegated
+// "<backend id> call". The demo backend's fixtures (test/models/demo, when
+// present) against their MANIFEST: "NAME[.portable.bpte|.pte] flow
+// delegates=N delegate_calls=M ... portable_ops=a,b".
+TEST(ProgramFacts, DemoBackendFixturesMatchTheirManifest) {
+  std::ifstream manifest(model("demo/MANIFEST"));
+  if (!manifest) GTEST_SKIP() << "no demo backend fixtures";
+  std::string line;
+  size_t checked = 0;
+  while (std::getline(manifest, line)) {
+    std::istringstream fields(line);
+    std::string name, flow, field;
+    fields >> name >> flow;
+    if (name.find('.') == std::string::npos) name += ".bpte";
+    uint64_t delegates = 0, calls = 0;
+    std::set<std::string> portable_ops;
+    while (fields >> field) {
+      if (field.rfind("delegates=", 0) == 0) delegates = std::stoull(field.substr(10));
+      if (field.rfind("delegate_calls=", 0) == 0) calls = std::stoull(field.substr(15));
+      if (field.rfind("portable_ops=", 0) == 0 && field != "portable_ops=-") {
+        std::istringstream ops(field.substr(13));
+        for (std::string op; std::getline(ops, op, ',');) portable_ops.insert(op);
+      }
+    }
+    const ProgramFacts f = facts_of("demo/" + name);
+    EXPECT_EQ(f.delegate_calls, calls) << name;
+    // Delegates whose processed bytes are identical share one stored blob
+    // (tutorial_composed: two delegates, one 82-byte segment, as its sidecar
+    // says), so blobs count at most the delegates.
+    EXPECT_LE(f.delegate_blobs, delegates) << name;
+    EXPECT_EQ(f.delegate_blobs > 0, delegates > 0) << name;
+    std::set<std::string> undelegated;
+    for (const auto& op : f.undelegated_ops) undelegated.insert(op.first);
+    EXPECT_EQ(undelegated, portable_ops) << name;
+    if (calls > 0) {
+      EXPECT_EQ(f.backends, std::vector<std::string>{"BackendWithCompilerDemo"}) << name;
+      EXPECT_EQ(f.delegated_ops, (Counts{{"BackendWithCompilerDemo call", calls}})) << name;
+    } else {
+      EXPECT_TRUE(f.delegated_ops.empty()) << name;
+    }
+    ++checked;
+  }
+  EXPECT_GT(checked, 0u);
+}
+
 TEST(ProgramFacts, OtherBackendsCountCalls) {
   const std::string path = std::string(EMBER_UPSTREAM_PTE_DIR) + "/stories260k_qnn_delegated.pte";
   if (read_file(path).empty()) GTEST_SKIP() << "upstream QNN program not present";
@@ -179,21 +342,26 @@ TEST(ProgramFacts, GarbageAndTruncatedBytesGiveErrors) {
 }
 
 TEST(ProgramFacts, CorruptedBytesNeverCrash) {
-  // Flip bytes through the whole file, one at a time in strides; each result
-  // is either facts or an error with a message.
-  const std::vector<char> good = read_file(model("xnnpack/partial.bpte"));
-  ASSERT_FALSE(good.empty());
-  size_t errors = 0;
-  for (size_t i = 0; i < good.size(); i += 7) {
+  // Every byte of each file changed, one at a time, with two masks; each
+  // result is either facts or an error with a message.
+  for (const char* rel : {"xnnpack/partial.bpte", "xnnpack/tiny_cnn.bpte", "mlp/model.pte"}) {
+    const std::vector<char> good = read_file(model(rel));
+    ASSERT_FALSE(good.empty()) << rel;
+    size_t errors = 0;
     std::vector<char> bad = good;
-    bad[i] = char(bad[i] ^ 0x5a);
-    Result<ProgramFacts> f = program_facts(bad.data(), bad.size());
-    if (!f.ok()) {
-      ++errors;
-      EXPECT_STRNE(last_error_message(), "") << "byte " << i;
+    for (size_t i = 0; i < good.size(); ++i) {
+      for (unsigned char mask : {0x01, 0xff}) {
+        bad[i] = char(good[i] ^ mask);
+        Result<ProgramFacts> f = program_facts(bad.data(), bad.size());
+        if (!f.ok()) {
+          ++errors;
+          EXPECT_STRNE(last_error_message(), "") << rel << " byte " << i;
+        }
+      }
+      bad[i] = good[i];
     }
+    EXPECT_GT(errors, 0u) << rel;
   }
-  EXPECT_GT(errors, 0u);
 }
 
 TEST(ProgramFacts, CorruptXnnpackBlobNamesTheDelegate) {

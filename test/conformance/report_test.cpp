@@ -212,6 +212,21 @@ TEST(ConformanceReport, CsvValuesFollowUpstreamFormats) {
   EXPECT_EQ(cell(s, "Undelegated Ops"), "{}");
   EXPECT_EQ(cell(s, "Params").rfind("{\"dtype\": \"torch.float32\", \"threads\": \"1\"", 0), 0u);
 
+  // A portable twin ran in place of the delegated program the sidecar
+  // describes: the counts are the twin's own.
+  CaseResult twin = s;
+  twin.config.backends = "portable";
+  twin.delegated = false;
+  twin.facts = ProgramFacts();
+  twin.facts.pte_bytes = 3280;
+  twin.facts.kernel_calls = 6;
+  twin.facts.undelegated_ops = {{"aten::addmm.out", 2}, {"aten::cumsum.out", 1},
+                                {"aten::permute_copy.out", 2}, {"aten::relu.out", 1}};
+  EXPECT_EQ(cell(twin, "Delegated Nodes"), "0");
+  EXPECT_EQ(cell(twin, "Undelegated Nodes"), "6");
+  EXPECT_EQ(cell(twin, "Delegated Ops"), "{}");
+  EXPECT_EQ(cell(twin, "Lower Time (s)"), "1.235");  // still the case's export
+
   // Upstream keeps the first and last 200 characters of a long error.
   CaseResult e = results[1];
   e.error = std::string(300, 'a') + std::string(300, 'b');
@@ -318,6 +333,14 @@ TEST(ConformanceReport, JunitHasOneSuitePerFlowAndFailures) {
             std::string::npos)
       << xml;
   EXPECT_NE(xml.find("ops/add, &quot;quoted&quot;[0]"), std::string::npos);
+  // An expected failure that passed fails, as it fails the suite.
+  std::vector<CaseResult> unexpected = {result("ops/x", "portable", "Fail", "Unexpected Pass")};
+  unexpected[0].xfail = true;
+  unexpected[0].xfail_reason = "issue 7";
+  ASSERT_TRUE(write_junit(unexpected, path));
+  const std::string unexpected_xml = read_text(path);
+  EXPECT_EQ(count(unexpected_xml, "<failure message=\"Unexpected Pass\""), 1u) << unexpected_xml;
+  EXPECT_EQ(count(unexpected_xml, "<skipped "), 0u);
   // Control bytes XML cannot carry come out escaped.
   std::vector<CaseResult> odd = {result("bad", "portable", "Fail", "PTE Load Failed")};
   odd[0].error = std::string("id \x01\x02 end");
