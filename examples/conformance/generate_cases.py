@@ -89,11 +89,16 @@ SUITES = ("op_suite", "upstream_ops", "models")
 SMALL_MODELS = ("tiny_cnn", "fused_cnn", "residual_cnn", "tiny_encoder", "tiny_attention",
                 "partial", "dq_linear_block", "dynamic_seq")
 
-# Tolerances written to OUT/manifest.json. Quantized flows: the ones
-# upstream's runner gives every test (run_test: atol 1e-1, rtol 4e-2).
-# Float flows: a case's own override (op_suite), else these.
+# Tolerances written to OUT/manifest.json (a value left out falls to the
+# suite's default by output dtype). Quantized flows: the ones upstream's
+# runner gives every test (run_test: atol 1e-1, rtol 4e-2). Otherwise the
+# case's own (op suite overrides, models), else for xnnpack_fp32 the XNNPACK
+# fixtures' default (export_xnnpack.Case).
 QUANT_RTOL, QUANT_ATOL = 4e-2, 1e-1
-FLOAT_RTOL, FLOAT_ATOL = 1e-3, 1e-5
+XNNPACK_FP32_RTOL, XNNPACK_FP32_ATOL = 1e-4, 1e-5
+# The suite's defaults by output dtype (for --check when a case sets none).
+DTYPE_TOLERANCE = {torch.float32: (1e-5, 1e-6), torch.float64: (1e-10, 1e-12),
+                   torch.float16: (1e-3, 1e-3), torch.bfloat16: (1e-2, 1e-2)}
 
 
 class Case:
@@ -331,18 +336,21 @@ def bundle(et_prog, inputs_list, expected_list):
 def write_golden(stem, pte, inputs, outputs):
     """Upstream's golden layout (backends/test/harness/tester.py,
     _dump_golden_artifacts): no index suffix when there is one tensor."""
+    def raw(t):  # numpy has no bfloat16: write its bits
+        return t.view(torch.int16) if t.dtype == torch.bfloat16 else t
+
     written = [stem + ".pte"]
     with open(written[0], "wb") as f:
         f.write(pte)
     for i, t in enumerate(inputs):
         if isinstance(t, torch.Tensor):
             path = f"{stem}_input{'' if len(inputs) == 1 else f'_{i}'}.bin"
-            t.detach().permute(t.dim_order()).contiguous().numpy().tofile(path)
+            raw(t.detach().permute(t.dim_order()).contiguous()).numpy().tofile(path)
             written.append(path)
     for i, t in enumerate(outputs):
         if isinstance(t, torch.Tensor):
             path = f"{stem}_expected_output{'' if len(outputs) == 1 else f'_{i}'}.bin"
-            t.detach().contiguous().numpy().tofile(path)
+            raw(t.detach().contiguous()).numpy().tofile(path)
             written.append(path)
     return written
 
@@ -375,6 +383,13 @@ def lower_case(flow, case):
     torch.manual_seed(_seed(case.name))
     module = copy.deepcopy(case.make_module()).eval()
     example = case.inputs[0]
+    # As upstream's runner: a test whose module does not run eagerly is
+    # skipped (a bad test, not a backend failure).
+    try:
+        with torch.no_grad():
+            copy.deepcopy(module)(*copy.deepcopy(example))
+    except Exception as e:
+        raise StageFailed("Skip", e)
     try:
         tester = flow.tester_factory(module, example)
     except Exception as e:
@@ -451,9 +466,12 @@ def generate_one(tree_flow, case, out, golden):
                 f.write(r["twin"].buffer)
             written.append(stem + ".portable.pte")
     facts = program_facts(r["et_prog"])
-    quant = flow.quantize
-    rtol = QUANT_RTOL if quant else (case.rtol if case.rtol is not None else FLOAT_RTOL)
-    atol = QUANT_ATOL if quant else (case.atol if case.atol is not None else FLOAT_ATOL)
+    rtol, atol = case.rtol, case.atol
+    if flow.quantize:
+        rtol, atol = QUANT_RTOL, QUANT_ATOL
+    elif flow.is_delegated:
+        rtol = XNNPACK_FP32_RTOL if rtol is None else rtol
+        atol = XNNPACK_FP32_ATOL if atol is None else atol
     extra = {"upstream_flow": flow.name, "source": case.id, "rtol": rtol, "atol": atol,
              "pte_bytes": len(r["et_prog"].buffer), "program": facts}
     if "XnnpackBackend" in facts["backends"]:
@@ -565,6 +583,69 @@ def fixture_sidecars(names, fixtures_dir):
     return 0 if ok else 1
 
 
+# ------------------------------------------------------------ --check
+
+def check_files(items):
+    """Verifies each (path, rtol, atol) in upstream's Python runtime, in a
+    child process (its portable kernels abort on some programs: a crash
+    is recorded for that file and the child restarted after it). Returns
+    {path: "ok" | reason}."""
+    import subprocess
+
+    results = {}
+    pending = list(items)
+    while pending:
+        spec = json.dumps(pending)
+        child = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--_check_child"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True)
+        out, err = child.communicate(spec)
+        for line in out.splitlines():
+            if line.startswith("CHECK\t"):
+                _, path, verdict = line.split("\t", 2)
+                results[path] = verdict
+        pending = [p for p in pending if p[0] not in results]
+        if child.returncode != 0 and pending:
+            last = [l for l in err.splitlines() if l.strip()][-1:] or [""]
+            results[pending[0][0]] = f"Process Crash (exit {child.returncode}): {last[0][:200]}"
+            pending = pending[1:]
+    return results
+
+
+def _torch_dtype(scalar_type):
+    from executorch.exir.schema import ScalarType
+
+    return {ScalarType.FLOAT: torch.float32, ScalarType.DOUBLE: torch.float64,
+            ScalarType.HALF: torch.float16, ScalarType.BFLOAT16: torch.bfloat16}.get(scalar_type)
+
+
+def check_child():
+    import export_xnnpack
+
+    from executorch.devtools.bundled_program.serialize import (
+        deserialize_from_flatbuffer_to_bundled_program)
+    from executorch.exir._serialize._program import deserialize_pte_binary
+
+    for path, rtol, atol in json.load(sys.stdin):
+        try:
+            if rtol is None or atol is None:
+                # The suite's default for the first output's dtype.
+                with open(path, "rb") as f:
+                    bp = deserialize_from_flatbuffer_to_bundled_program(f.read())
+                plan = deserialize_pte_binary(bytes(bp.program)).program.execution_plan[0]
+                value = plan.values[plan.outputs[0]].val
+                dtype = getattr(value, "scalar_type", None)
+                default = DTYPE_TOLERANCE.get(_torch_dtype(dtype), (0.0, 0.0))
+                rtol = default[0] if rtol is None else rtol
+                atol = default[1] if atol is None else atol
+            export_xnnpack.check(path, rtol, atol)
+            verdict = "ok"
+        except Exception as e:
+            verdict = " ".join(str(e).split())[:300] or type(e).__name__
+        print(f"CHECK\t{path}\t{verdict}", flush=True)
+    return 0
+
+
 # ------------------------------------------------------------ main
 
 def split(text):
@@ -590,8 +671,11 @@ def main():
     p.add_argument("--fixtures_dir", default=os.path.join(ROOT, "test", "models", "xnnpack"))
     p.add_argument("--check", action="store_true",
                    help="run each written .bpte in upstream's Python runtime (its tolerance)")
+    p.add_argument("--_check_child", action="store_true", help=argparse.SUPPRESS)
     args = p.parse_args()
     warnings.filterwarnings("ignore", category=FutureWarning)
+    if args._check_child:
+        return check_child()
 
     if args.fixture_sidecars:
         return fixture_sidecars(split(args.fixtures), args.fixtures_dir)
@@ -622,13 +706,17 @@ def main():
     manifest = {"cases": {}}
     if os.path.exists(manifest_path):
         manifest = json.load(open(manifest_path))
-    done, failed = [], []
+    done, failed, skipped, to_check = [], [], [], []
     start_all = time.perf_counter()
     for f, c in jobs:
         start = time.perf_counter()
         try:
             side, written = generate_one(f, c, args.out, args.golden_artifacts)
         except StageFailed as e:
+            if e.stage == "Skip":
+                skipped.append({"case": f"{f}/{c.id}", "error": str(e)[:400]})
+                print(f"SKIP {f}/{c.id}: {str(e)[:200]}", flush=True)
+                continue
             failed.append({"case": f"{f}/{c.id}", "detail": e.stage, "error": str(e)[:400]})
             print(f"FAIL {f}/{c.id}: {str(e)[:300]}", flush=True)
             continue
@@ -638,33 +726,32 @@ def main():
             print(f"FAIL {f}/{c.id}: {traceback.format_exc(limit=3)}", flush=True)
             continue
         rel = f"{f}/{c.suite}/{c.name}"
-        if args.check:
-            import export_xnnpack
-
-            try:
-                for w in written:
-                    if w.endswith(".bpte"):
-                        export_xnnpack.check(w, side["rtol"], side["atol"])
-            except Exception as e:
-                failed.append({"case": f"{f}/{c.id}", "detail": "Check Failed",
-                               "error": f"{os.path.basename(w)}: {str(e)[:300]}"})
-                print(f"CHECK FAILED {f}/{c.id}: {os.path.basename(w)}: {str(e)[:300]}")
-        manifest["cases"][rel + ".*"] = {"rtol": side["rtol"], "atol": side["atol"]}
+        to_check += [(w, side["rtol"], side["atol"]) for w in written if w.endswith(".bpte")]
+        tol = {k: side[k] for k in ("rtol", "atol") if side[k] is not None}
+        if tol:
+            manifest["cases"][rel + ".*"] = tol
         seconds = time.perf_counter() - start
         done.append({"case": rel, "seconds": round(seconds, 2),
                      "files": [os.path.relpath(w, args.out) for w in written]})
         print(f"{rel}: {seconds:.1f} s, delegated {side['delegated_nodes']} "
               f"undelegated {side['undelegated_nodes']} blobs {side['delegate_blobs']}",
               flush=True)
+    checks = check_files(to_check) if args.check else {}
     total = time.perf_counter() - start_all
     manifest["cases"] = dict(sorted(manifest["cases"].items()))
     with open(manifest_path, "w") as fh:
         json.dump(manifest, fh, indent=1)
         fh.write("\n")
     with open(os.path.join(args.out, "generation.json"), "w") as fh:
-        json.dump({"seconds": round(total, 1), "written": done, "failed": failed}, fh, indent=1)
+        json.dump({"seconds": round(total, 1), "written": done, "failed": failed,
+                   "skipped": skipped, "checked": checks}, fh, indent=1)
         fh.write("\n")
-    print(f"{len(done)} cases written, {len(failed)} failed, {total:.0f} s -> {args.out}")
+    bad = {k: v for k, v in checks.items() if v != "ok"}
+    for path, why in sorted(bad.items()):
+        print(f"CHECK FAILED {os.path.relpath(path, args.out)}: {why[:300]}")
+    print(f"{len(done)} cases written, {len(failed)} failed, {len(skipped)} skipped, "
+          + (f"{len(checks) - len(bad)}/{len(checks)} .bpte files verified by upstream's "
+             f"runtime, " if args.check else "") + f"{total:.0f} s -> {args.out}")
     return 0
 
 
