@@ -71,6 +71,16 @@ GOLDEN_FORMAT = "ember-intermediates-1"
 # Models
 
 
+def _calibrated(model, batch_shape):
+    """BatchNorm statistics that are not the identity: a few training-mode
+    passes over random data of `batch_shape`, then eval mode."""
+    model.train()
+    with torch.no_grad():
+        for _ in range(3):
+            model(torch.randn(*batch_shape))
+    return model.eval()
+
+
 def _resnet50(seed):
     # torchvision's meta registrations need ops this torch build may not have;
     # the model itself does not use them.
@@ -81,14 +91,7 @@ def _resnet50(seed):
     import torchvision
 
     torch.manual_seed(seed)
-    model = torchvision.models.resnet50(weights=None)
-    # BatchNorm statistics that are not the identity: a few training-mode
-    # passes over random data.
-    model.train()
-    with torch.no_grad():
-        for _ in range(3):
-            model(torch.randn(4, 3, 224, 224))
-    model.eval()
+    model = _calibrated(torchvision.models.resnet50(weights=None), (4, 3, 224, 224))
     return model, (torch.randn(1, 3, 224, 224),)
 
 
@@ -146,12 +149,7 @@ class SmallCnn(nn.Module):
 
 def _small_cnn(seed):
     torch.manual_seed(seed)
-    model = SmallCnn()
-    model.train()
-    with torch.no_grad():
-        for _ in range(3):
-            model(torch.randn(4, 3, 8, 8))
-    model.eval()
+    model = _calibrated(SmallCnn(), (4, 3, 8, 8))
     return model, (torch.randn(1, 3, 8, 8),)
 
 

@@ -120,6 +120,20 @@ class PReLUNet(nn.Module):
         return self.prelu(self.conv(x))
 
 
+def random_batch_norm_stats(module, seed):
+    """Random running statistics and affine parameters for every BatchNorm2d
+    of `module`, from a generator seeded with `seed` (so that batch norm is
+    not the identity)."""
+    gen = torch.Generator().manual_seed(seed)
+    for m in module.modules():
+        if isinstance(m, nn.BatchNorm2d):
+            c = m.num_features
+            m.running_mean.copy_(torch.randn(c, generator=gen) * 0.3)
+            m.running_var.copy_(torch.rand(c, generator=gen) + 0.5)
+            m.weight.data.copy_(torch.rand(c, generator=gen) + 0.5)
+            m.bias.data.copy_(torch.randn(c, generator=gen) * 0.2)
+
+
 class FusedCnn(nn.Module):
     """Every convolution + batch norm (+ activation) sequence Ember's
     portable path fuses (runtime/kernel/fusion_registry.h), with random
@@ -134,14 +148,7 @@ class FusedCnn(nn.Module):
                                 nn.BatchNorm2d(8), nn.ReLU())
         self.pw = nn.Sequential(nn.Conv2d(8, 16, 1), nn.BatchNorm2d(16))
         self.shared = nn.Sequential(nn.Conv2d(16, 16, 3, 1, 1), nn.BatchNorm2d(16))
-        gen = torch.Generator().manual_seed(7)
-        for m in self.modules():
-            if isinstance(m, nn.BatchNorm2d):
-                c = m.num_features
-                m.running_mean.copy_(torch.randn(c, generator=gen) * 0.3)
-                m.running_var.copy_(torch.rand(c, generator=gen) + 0.5)
-                m.weight.data.copy_(torch.rand(c, generator=gen) + 0.5)
-                m.bias.data.copy_(torch.randn(c, generator=gen) * 0.2)
+        random_batch_norm_stats(self, seed=7)
 
     def forward(self, x):
         y = self.shared(self.pw(self.dw(self.stem(x))))
@@ -159,14 +166,7 @@ class ResidualCnn(nn.Module):
         self.a = nn.Sequential(nn.Conv2d(8, 8, 3, 1, 1, bias=False), nn.BatchNorm2d(8),
                                nn.ReLU())
         self.b = nn.Sequential(nn.Conv2d(8, 8, 3, 1, 1, bias=False), nn.BatchNorm2d(8))
-        gen = torch.Generator().manual_seed(11)
-        for m in self.modules():
-            if isinstance(m, nn.BatchNorm2d):
-                c = m.num_features
-                m.running_mean.copy_(torch.randn(c, generator=gen) * 0.3)
-                m.running_var.copy_(torch.rand(c, generator=gen) + 0.5)
-                m.weight.data.copy_(torch.rand(c, generator=gen) + 0.5)
-                m.bias.data.copy_(torch.randn(c, generator=gen) * 0.2)
+        random_batch_norm_stats(self, seed=11)
 
     def forward(self, x):
         x = self.stem(x)
