@@ -143,7 +143,7 @@ const char* output_mismatch_name(OutputMismatch m);
 
 // The report for one output of one test case. Errors are measured as
 // double: abs = |a - b|, rel = |a - b| / |b| (b the method's output; +inf
-// when b == 0 and a != b). For pairs that compare equal by the special
+// when b == 0 and a != b), and sqnr_db from both (see there). For pairs that compare equal by the special
 // rules (NaN/NaN, same-signed infinities) both are 0; for other pairs with
 // a NaN or infinity the abs error is +inf. For integer types the errors are
 // computed from the values widened to double. The worst element is the
@@ -165,6 +165,10 @@ struct OutputReport {
   double max_abs_error = 0.0;
   double max_rel_error = 0.0;
   double mean_abs_error = 0.0;
+  // Signal-to-quantization-noise ratio in dB, 10 log10(sum b^2 / sum
+  // abs^2) over the compared elements (b: the method's output; infinite b
+  // left out of the signal); +inf when every error is 0 (and for numel 0).
+  double sqnr_db = 0.0;
   int64_t worst_index = -1;      // flat index in the output's memory order
   double worst_expected = 0.0;   // a, from the bundle
   double worst_actual = 0.0;     // b, from the method

@@ -23,6 +23,10 @@ struct Accumulator {
   double rtol;
   double atol;
   double sum_abs = 0.0;
+  // Signal and noise power for the SQNR: sum of b^2 (finite b) and of
+  // abs_err^2.
+  double signal = 0.0;
+  double noise = 0.0;
   // Worst element so far: elements outside tolerance rank above passing
   // ones; within a class, the larger abs error wins; ties keep the first.
   bool worst_outside = false;
@@ -34,6 +38,8 @@ struct Accumulator {
                        : b == 0.0     ? kInf
                                       : abs_err / std::fabs(b);
     sum_abs += abs_err;
+    if (std::isfinite(b)) signal += b * b;
+    noise += abs_err * abs_err;
     if (abs_err > r.max_abs_error) r.max_abs_error = abs_err;
     if (rel > r.max_rel_error) r.max_rel_error = rel;
     if (!close) ++r.num_outside_tolerance;
@@ -230,6 +236,12 @@ void compare_scalar(const fb::Value* expected, const EValue& actual, Accumulator
   r.mismatch = actual.is_tensor() ? OutputMismatch::Kind : OutputMismatch::Dtype;
 }
 
+// 10 log10(signal / noise); +inf when there is no noise.
+double sqnr_db(const Accumulator& acc) {
+  if (acc.noise == 0.0) return kInf;
+  return 10.0 * std::log10(acc.signal / acc.noise);
+}
+
 // Fills `r` for one output; returns whether it passed.
 bool compare_output(const fb::Value* expected, const EValue& actual, double rtol,
                     double atol, OutputReport& r) {
@@ -245,6 +257,7 @@ bool compare_output(const fb::Value* expected, const EValue& actual, double rtol
   if (r.numel > 0 && (r.mismatch == OutputMismatch::None ||
                       r.mismatch == OutputMismatch::Values)) {
     r.mean_abs_error = acc.sum_abs / double(r.numel);
+    r.sqnr_db = sqnr_db(acc);
   }
   r.passed = r.mismatch == OutputMismatch::None;
   return r.passed;
@@ -309,6 +322,7 @@ bool compare_tensor_data(ScalarType type, const void* expected, const void* actu
   if (numel > 0) compare_elements(type, expected, actual, numel, acc, r);
   r.mismatch = r.num_outside_tolerance != 0 ? OutputMismatch::Values : OutputMismatch::None;
   r.mean_abs_error = numel > 0 ? acc.sum_abs / double(numel) : 0.0;
+  r.sqnr_db = numel > 0 ? sqnr_db(acc) : kInf;
   r.passed = r.mismatch == OutputMismatch::None;
   return r.passed;
 }
