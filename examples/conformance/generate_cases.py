@@ -335,7 +335,12 @@ def bundle(et_prog, inputs_list, expected_list):
 
 def write_golden(stem, pte, inputs, outputs):
     """Upstream's golden layout (backends/test/harness/tester.py,
-    _dump_golden_artifacts): no index suffix when there is one tensor."""
+    _dump_golden_artifacts): no index suffix when there is one tensor.
+    Unlike upstream, inputs are numbered as the program sees them, flattened
+    (upstream numbers the top-level arguments and skips a tuple of tensors,
+    such as index_put's indices, so its files do not line up with the
+    program's inputs)."""
+    inputs = tree_flatten(tuple(inputs))[0]
     def raw(t):  # numpy has no bfloat16: write its bits
         return t.view(torch.int16) if t.dtype == torch.bfloat16 else t
 
