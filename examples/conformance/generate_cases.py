@@ -5,7 +5,7 @@ Usage:
   python3 examples/conformance/generate_cases.py [--out .conformance/cases]
         [--flows portable,xnnpack_fp32,xnnpack_int8,xnnpack_dynamic]
         [--suites op_suite,upstream_ops,models] [--ops PATTERNS] [--models PATTERNS]
-        [--only PATTERNS] [--golden_artifacts] [--list]
+        [--only PATTERNS] [--golden_artifacts] [--check] [--list]
   python3 examples/conformance/generate_cases.py --fixture_sidecars
         [--fixtures tiny_cnn,partial,q_tiny_cnn] [--fixtures_dir test/models/xnnpack]
 
@@ -42,13 +42,15 @@ For each (flow, case) it writes into OUT/<flow>/<suite>/:
   first input set: NAME.pte, NAME_input.bin or NAME_input_<i>.bin,
   NAME_expected_output.bin or NAME_expected_output_<i>.bin (raw bytes; inputs
   in the program's dim order, outputs contiguous), and NAME.portable.pte.
-OUT/manifest.json holds each case's tolerance (ember_conformance --manifest);
-OUT/generation.json lists what was written, what failed at which stage, and
-the time taken.
+OUT/manifest.json holds the tolerances the flow or case sets (ember_conformance
+--manifest; others fall to the suite's default by dtype); OUT/generation.json
+lists what was written, what failed at which stage, what was skipped, the
+--check verdicts (upstream's Python runtime, in a child process) and the time.
 
 --fixture_sidecars re-exports committed XNNPACK fixtures with
-examples/export/export_xnnpack.py's own recipe, checks the new .bpte is
-byte-identical to the committed one, and writes <fixture>.aot.json beside it.
+examples/export/export_xnnpack.py's own recipe, compares the new .bpte and
+its program with the committed ones (the program's structure must match),
+and writes <fixture>.aot.json beside it.
 """
 
 import argparse
