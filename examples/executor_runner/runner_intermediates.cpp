@@ -299,12 +299,7 @@ Result<ComparisonReport> compare_intermediates(const std::string& golden_dir,
         c.max_abs = r.max_abs_error;
         c.max_rel = r.max_rel_error;
         c.mean_abs = r.mean_abs_error;
-        double signal = 0, noise = 0;
-        for (size_t i = 0; i < a.size(); ++i) {
-          signal += b[i] * b[i];
-          noise += (a[i] - b[i]) * (a[i] - b[i]);
-        }
-        c.sqnr_db = noise == 0 ? INFINITY : 10.0 * std::log10(signal / noise);
+        c.sqnr_db = r.sqnr_db;  // the golden is the signal
       }
       if (c.status == "pass") {
         report.passed += 1;
