@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "backends/xnnpack/xnn_window_check.h"
 #include "schema/xnnpack_graph_generated.h"
 
 namespace ember::xnnpack {
@@ -477,6 +478,7 @@ Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* grap
                             "XNNPACK node %zu (%s): input %zu (value %u) is read before any "
                             "node writes it", i, type, k, v);
     }
+    EMBER_RETURN_IF_ERROR(check_window_geometry(*graph, node));
     produced[node.output] = 1;
     if (xn->output_min_max() != nullptr) {
       node.output_min = xn->output_min_max()->output_min();
