@@ -19,8 +19,7 @@
 #include "bundled_program/bundled_program.h"
 #include "conformance/program_facts.h"
 #include "extension/data_loader/buffer_data_loader.h"
-#include "extension/data_loader/file_data_loader.h"
-#include "extension/data_loader/mmap_data_loader.h"
+#include "extension/data_loader/whole_file.h"
 #include "extension/file_util/read_file.h"
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
@@ -48,36 +47,10 @@ std::string error_text(const std::string& what, Error error) {
   return printable(what + ": " + error_name(error) + (message[0] ? std::string(": ") + message : ""));
 }
 
-// The whole file through the configuration's loader (buffer: read into
-// aligned memory, as the file loader does), kept alive with its loader.
-struct FileBytes {
-  std::unique_ptr<DataLoader> loader;
-  FreeableBuffer bytes;
-};
-
-Result<FileBytes> load_whole_file(const std::string& path, const std::string& loader) {
-  FileBytes f;
-  if (loader == "mmap") {
-    Result<MmapDataLoader> l = MmapDataLoader::from(path.c_str());
-    if (!l.ok()) return l.error();
-    f.loader = std::make_unique<MmapDataLoader>(std::move(*l));
-  } else {
-    Result<FileDataLoader> l = FileDataLoader::from(path.c_str(), kBundledProgramAlignment);
-    if (!l.ok()) return l.error();
-    f.loader = std::make_unique<FileDataLoader>(std::move(*l));
-  }
-  Result<size_t> size = f.loader->size();
-  if (!size.ok()) return size.error();
-  Result<FreeableBuffer> bytes = f.loader->load(0, *size, SegmentKind::Program);
-  if (!bytes.ok()) return bytes.error();
-  f.bytes = std::move(*bytes);
-  return f;
-}
-
 // A program chosen to run, loaded.
 struct Loaded {
   std::string path;
-  FileBytes file;                          // a .bpte's bytes
+  WholeFile file;                          // a .bpte's bytes
   std::unique_ptr<BundledProgram> bundle;  // null for a golden .pte
   std::unique_ptr<Module> module;
 };
@@ -90,7 +63,7 @@ Result<Loaded> load_program(const std::string& path, CaseKind kind, const CaseCo
                                                  ? Program::Verification::InternalConsistency
                                                  : Program::Verification::Minimal;
   if (kind == CaseKind::Bundled) {
-    Result<FileBytes> bytes = load_whole_file(path, config.loader);
+    Result<WholeFile> bytes = load_whole_file(path, config.loader, kBundledProgramAlignment);
     if (!bytes.ok()) {
       *error = error_text("reading " + file_name(path), bytes.error());
       return bytes.error();

@@ -43,8 +43,7 @@
 #include "examples/executor_runner/runner_report.h"
 #include "examples/executor_runner/runner_trace.h"
 #include "extension/data_loader/buffer_data_loader.h"
-#include "extension/data_loader/file_data_loader.h"
-#include "extension/data_loader/mmap_data_loader.h"
+#include "extension/data_loader/whole_file.h"
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
@@ -144,37 +143,10 @@ int fail(const std::string& line) {
   return 1;
 }
 
-// The whole model file, kept alive (with its loader) while the program
-// runs from it.
-struct ModelBytes {
-  std::unique_ptr<DataLoader> loader;
-  FreeableBuffer bytes;
-};
-
-Result<ModelBytes> load_file(const std::string& path, const std::string& kind) {
-  ModelBytes m;
-  if (kind == "mmap") {
-    Result<MmapDataLoader> l = MmapDataLoader::from(path.c_str());
-    if (!l.ok()) return l.error();
-    m.loader = std::make_unique<MmapDataLoader>(std::move(*l));
-  } else {
-    // file and buffer both read the bytes into aligned memory.
-    Result<FileDataLoader> l = FileDataLoader::from(path.c_str(), kBundledProgramAlignment);
-    if (!l.ok()) return l.error();
-    m.loader = std::make_unique<FileDataLoader>(std::move(*l));
-  }
-  Result<size_t> size = m.loader->size();
-  if (!size.ok()) return size.error();
-  Result<FreeableBuffer> bytes = m.loader->load(0, *size, SegmentKind::Program);
-  if (!bytes.ok()) return bytes.error();
-  m.bytes = std::move(*bytes);
-  return m;
-}
-
 // What one run of the runner found and loaded, handed from step to step.
 struct Session {
   runner::RunSummary summary;
-  ModelBytes file;                         // a .bpte's bytes, kept alive
+  WholeFile file;                          // a .bpte's bytes, kept alive
   std::unique_ptr<BundledProgram> bundle;  // null for a .pte
   std::unique_ptr<Module> module;
   std::vector<std::string> methods;
@@ -328,7 +300,8 @@ int load_model(Session& s) {
                                 : Program::Verification::Minimal;
   const auto load_start = Clock::now();
   if (s.summary.bundled) {
-    Result<ModelBytes> bytes = load_file(FLAGS_model_path, FLAGS_loader);
+    Result<WholeFile> bytes =
+        load_whole_file(FLAGS_model_path, FLAGS_loader, kBundledProgramAlignment);
     if (!bytes.ok()) return fail(error_text("reading " + FLAGS_model_path, bytes.error()));
     s.file = std::move(*bytes);
     Result<BundledProgram> b = BundledProgram::from(s.file.bytes.data(), s.file.bytes.size());
