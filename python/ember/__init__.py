@@ -74,23 +74,35 @@ def _to_native(value: Any, torch: Any) -> Any:
     return t.numpy()
 
 
-def _bfloat16_to_float32(bits: np.ndarray) -> np.ndarray:
-    # Exact: a bfloat16 is the top half of a float32.
-    return (bits.astype(np.uint32) << 16).view(np.float32)
+def _ml_dtype(name: str) -> Any:
+    """ml_dtypes' numpy dtype for an Ember dtype name ("BFloat16",
+    "Float8_e5m2", ...), when ml_dtypes is installed."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        return None
+    return getattr(ml_dtypes, name.lower(), None)
 
 
 def _from_native(value: Any, torch: Any) -> Any:
     """An output as numpy (torch is None) or torch. Tensors of dtypes numpy
-    lacks arrive as (dtype name, bits)."""
+    lacks arrive as (dtype name, bits): they become torch.bfloat16, else
+    ml_dtypes' dtype when installed, else float32 for bfloat16 (exact: a
+    bfloat16 is the top half of a float32), else the raw bits."""
     if isinstance(value, list):
         return [_from_native(v, torch) for v in value]
     if isinstance(value, tuple):
         name, bits = value
-        if name == "BFloat16":
-            if torch is not None:
+        if torch is not None:
+            if name == "BFloat16":
                 return torch.from_numpy(bits.view(np.int16)).view(torch.bfloat16)
-            return _bfloat16_to_float32(bits)
-        return torch.from_numpy(bits) if torch is not None else bits  # raw bits
+            return torch.from_numpy(bits)
+        dtype = _ml_dtype(name)
+        if dtype is not None:
+            return bits.view(dtype)
+        if name == "BFloat16":
+            return (bits.astype(np.uint32) << 16).view(np.float32)
+        return bits
     if torch is not None and isinstance(value, np.ndarray):
         return torch.from_numpy(value)
     return value
@@ -127,9 +139,12 @@ class Method:
         otherwise); a planned input is copied into the method's memory,
         an input the program leaves to the application is read in place.
         Outputs are torch tensors when any input was a torch tensor."""
-        if not isinstance(inputs, (list, tuple)):
-            inputs = list(inputs)
         torch = _torch()
+        if isinstance(inputs, np.ndarray) or (torch is not None and
+                                              isinstance(inputs, torch.Tensor)):
+            inputs = [inputs]  # one tensor input, as upstream's forward takes it
+        elif not isinstance(inputs, (list, tuple)):
+            inputs = list(inputs)
         as_torch = torch is not None and any(isinstance(x, torch.Tensor) for x in inputs)
         native = [_to_native(x, torch) for x in inputs]
         outputs = self._method.execute(native)

@@ -338,6 +338,40 @@ class BundledProgramTest(unittest.TestCase):
                         self.assertEqual(x["max_abs_error"], y["max_abs_error"])
 
 
+class DtypeTest(unittest.TestCase):
+    def test_bfloat16_as_bits(self):
+        # numpy has no bfloat16: bits go in as (array, ScalarType.BFloat16).
+        bundle = Runtime.get().load_bundled_program(MODELS / "ops" / "add__bf16_broadcast.bpte")
+        forward = bundle.load_method("forward")
+        self.assertEqual(forward.metadata.input_tensor_meta(0).dtype_name(), "BFloat16")
+        expected = bundle.verify_result_with_bundled_expected_output("forward", 0)
+        bundle_inputs = forward.bundled_inputs(0)
+        bits = []
+        for x in bundle_inputs:
+            if x.dtype == np.float32:  # widened (no ml_dtypes)
+                bits.append((x.view(np.uint32) >> 16).astype(np.uint16))
+            else:  # ml_dtypes.bfloat16
+                bits.append(x.view(np.uint16))
+        outputs = forward.execute([(b, 15) for b in bits])
+        np.testing.assert_array_equal(np.asarray(outputs[0], np.float32),
+                                      np.asarray(expected[0], np.float32))
+        try:
+            import ml_dtypes
+        except ImportError:
+            return
+        self.assertEqual(outputs[0].dtype, ml_dtypes.bfloat16)
+        again = forward.execute(bundle_inputs)  # ml_dtypes arrays go in as they are
+        np.testing.assert_array_equal(again[0], outputs[0])
+
+    def test_every_builtin_dtype_round_trips(self):
+        # int_bool: int64 and bool inputs and outputs.
+        forward = Runtime.get().load_program(MODELS / "int_bool" / "model.pte").load_method("forward")
+        for inputs, expected in runs("int_bool"):
+            outputs = forward.execute(inputs)
+            self.assertEqual([o.dtype for o in outputs], [e.dtype for e in expected])
+            assert_same(self, outputs, expected)
+
+
 class TorchTest(unittest.TestCase):
     def setUp(self):
         try:
