@@ -78,9 +78,11 @@ if(NOT _ember_xnn_ok)
   message(FATAL_ERROR
     "No XNNPACK with the modern API (2024-11 or newer, xnn_reshape_runtime) was "
     "found (looked in ${EMBER_XNNPACK_PREFIX} and the system; found header: "
-    "${EMBER_XNNPACK_INCLUDE}). Run scripts/build_xnnpack.sh, which builds "
-    "Debian's pinned source packages into .deps/ (scripts/test.sh and "
-    "scripts/run_example.sh run it for you).")
+    "${EMBER_XNNPACK_INCLUDE}). Run scripts/install_deps.sh (it runs "
+    "scripts/build_xnnpack.sh, which builds Debian's pinned source packages "
+    "into .deps/; scripts/test.sh and scripts/run_example.sh run it for you), "
+    "or point EMBER_DEPS_DIR (environment) or -DEMBER_XNNPACK_PREFIX at an "
+    "existing build.")
 endif()
 message(STATUS "XNNPACK: ${EMBER_XNNPACK_SOURCE}: ${EMBER_XNNPACK_LIB}")
 
