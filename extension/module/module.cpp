@@ -1,41 +1,21 @@
+// Module: loading (program, bundle, external data) and per-method memory.
+// Inputs, execute and outputs are in module_io.cpp; verify() and the
+// bundle's bytes in module_bundled.cpp.
 #include "extension/module/module.h"
 
 #include <cstdlib>
 #include <cstring>
 
+#include "bundled_program/bundled_program.h"
 #include "extension/data_loader/buffer_data_loader.h"
-#include "extension/file_util/read_file.h"
 #include "extension/data_loader/file_data_loader.h"
 #include "extension/data_loader/mmap_data_loader.h"
+#include "extension/file_util/read_file.h"
+#include "extension/module/module_internal.h"
 #include "runtime/core/error_message.h"
 #include "runtime/executor/flat_tensor_data_map.h"
 
 namespace ember {
-
-namespace {
-struct FreeDeleter {
-  void operator()(uint8_t* p) const { std::free(p); }
-};
-using CBuffer = std::unique_ptr<uint8_t, FreeDeleter>;
-}  // namespace
-
-struct Module::LoadedMethod {
-  CBuffer method_pool;
-  // Planned buffers come from calloc: sizes are read from the file, so a
-  // failed allocation must be an Error, not an exception; calloc also maps
-  // large zeroed buffers lazily.
-  std::vector<CBuffer> planned;
-  std::vector<Span<uint8_t>> planned_spans;
-  CBuffer temp_pool;
-  std::unique_ptr<MemoryAllocator> method_allocator;
-  std::unique_ptr<MemoryAllocator> temp_allocator;
-  std::unique_ptr<HierarchicalAllocator> planned_memory;
-  std::unique_ptr<MemoryManager> memory_manager;
-  std::unique_ptr<Method> method;
-  // Buffers for the outputs the program leaves to the application
-  // (not memory-planned), one per such output.
-  std::vector<CBuffer> outputs;
-};
 
 namespace {
 
@@ -115,6 +95,17 @@ Result<std::unique_ptr<DataLoader>> open_loader(const std::string& path, Module:
   return loader;
 }
 
+// True when the loader's bytes carry the bundled program identifier.
+Result<bool> is_bundled(DataLoader& loader) {
+  Result<size_t> size = loader.size();
+  if (!size.ok()) return size.error();
+  constexpr size_t kHead = 8;
+  if (*size < kHead) return false;  // Program::load says what is wrong
+  Result<FreeableBuffer> head = loader.load(0, kHead, SegmentKind::Program);
+  if (!head.ok()) return head.error();
+  return is_bundled_program(head->data(), head->size());
+}
+
 }  // namespace
 
 Result<std::unique_ptr<Module>> Module::load(const std::string& path, LoadMode mode,
@@ -138,7 +129,13 @@ Result<std::unique_ptr<Module>> Module::load(std::unique_ptr<DataLoader> loader,
                                              LoadMode mode,
                                              Program::Verification verification) {
   std::unique_ptr<Module> module(new Module());
-  module->loader_ = std::move(loader);
+  Result<bool> bundled = is_bundled(*loader);
+  if (!bundled.ok()) return bundled.error();
+  if (*bundled) {
+    EMBER_RETURN_IF_ERROR(module->adopt_bundle(std::move(loader)));
+  } else {
+    module->loader_ = std::move(loader);
+  }
   std::vector<const NamedDataMap*> maps;
   for (const std::string& path : data_paths) {
     Result<std::unique_ptr<DataLoader>> data_loader = open_loader(path, mode);
@@ -173,16 +170,39 @@ std::vector<std::string> Module::method_names() const {
   return names;
 }
 
+Result<MethodMeta> Module::method_meta(const std::string& name) const {
+  return program_->method_meta(name.c_str());
+}
+
 Result<Method*> Module::method(const std::string& name, EventTracer* event_tracer) {
+  Result<LoadedMethod*> loaded = loaded_method(name, event_tracer);
+  if (!loaded.ok()) return loaded.error();
+  return (*loaded)->method.get();
+}
+
+Error Module::load_method(const std::string& name, EventTracer* event_tracer) {
+  Result<LoadedMethod*> loaded = loaded_method(name, event_tracer);
+  return loaded.ok() ? Error::Ok : loaded.error();
+}
+
+bool Module::is_method_loaded(const std::string& name) const {
+  return methods_.count(name) != 0;
+}
+
+bool Module::unload_method(const std::string& name) { return methods_.erase(name) != 0; }
+
+Result<Module::LoadedMethod*> Module::loaded_method(const std::string& name,
+                                                    EventTracer* event_tracer) {
   auto found = methods_.find(name);
   if (found != methods_.end()) {
-    return found->second->method.get();
+    return found->second.get();
   }
   Result<MethodMeta> meta = program_->method_meta(name.c_str());
   if (!meta.ok()) return meta.error();
 
   const PrintableName shown(name.c_str());  // may come from a file
   auto loaded = std::make_unique<LoadedMethod>();
+  loaded->name = name;
   for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
     Result<int64_t> size = meta->memory_planned_buffer_size(i);
     if (!size.ok()) return size.error();
@@ -232,7 +252,8 @@ Result<Method*> Module::method(const std::string& name, EventTracer* event_trace
     if (method.ok()) {
       loaded->method = std::make_unique<Method>(std::move(*method));
       EMBER_RETURN_IF_ERROR(give_outputs_memory(*loaded->method, &loaded->outputs));
-      Method* raw = loaded->method.get();
+      loaded->held_inputs.resize(loaded->method->inputs_size());
+      LoadedMethod* raw = loaded.get();
       methods_[name] = std::move(loaded);
       return raw;
     }
