@@ -1,0 +1,143 @@
+# `cmake --install build --prefix P`: headers, static libraries, a CMake
+# package (find_package(Ember CONFIG), targets ember::*) and a pkg-config
+# file. Layout under P:
+#
+#   include/ember/runtime/...        headers, rooted as in the repository
+#   lib/libember_*.a                 Ember's static libraries
+#   lib/ember/deps/lib*.a            copies of XNNPACK, its microkernels,
+#                                    cpuinfo and pthreadpool when they were
+#                                    built from source (.deps/prefix); the
+#                                    system's are referred to where they are
+#   lib/cmake/Ember/                 EmberConfig.cmake, version, targets
+#   lib/pkgconfig/ember.pc
+#
+# Kernels and backends register themselves from static initializers, so in
+# the build tree they are OBJECT libraries. For the package each becomes a
+# static archive of the same objects, and the target an application links
+# (ember::portable_kernels, ...) pulls that archive in whole
+# ($<LINK_LIBRARY:WHOLE_ARCHIVE>; -Wl,--whole-archive in ember.pc): nothing
+# references a registration, so a plain archive would lose every one.
+include(GNUInstallDirs)
+include(CMakePackageConfigHelpers)
+
+set(EMBER_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Ember)
+set(EMBER_INSTALL_DEPSDIR ${CMAKE_INSTALL_LIBDIR}/ember/deps)
+
+# --- registration libraries: archive + whole-archive interface -------------
+# ember_<name> (OBJECT) -> ember_<name>_archive (STATIC, same objects, file
+# libember_<name>.a, exported as ember::<name>_archive) and ember_pkg_<name>
+# (INTERFACE, exported as ember::<name>) that links it whole.
+set(EMBER_REGISTERING_LIBS portable_kernels prim_ops xnnpack_backend demo_backend)
+foreach(name ${EMBER_REGISTERING_LIBS})
+  set(obj ember_${name})
+  add_library(${obj}_archive STATIC $<TARGET_OBJECTS:${obj}>)
+  set_target_properties(${obj}_archive PROPERTIES OUTPUT_NAME ${obj}
+                        EXPORT_NAME ${name}_archive)
+  get_target_property(deps ${obj} INTERFACE_LINK_LIBRARIES)
+  target_link_libraries(${obj}_archive PUBLIC ${deps})
+  add_library(ember_pkg_${name} INTERFACE)
+  # install(EXPORT) does not rename targets inside $<LINK_LIBRARY>: name
+  # the exported one for the installed package.
+  target_link_libraries(ember_pkg_${name} INTERFACE
+    "$<BUILD_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,${obj}_archive>>"
+    "$<INSTALL_INTERFACE:$<LINK_LIBRARY:WHOLE_ARCHIVE,ember::${name}_archive>>")
+  set_target_properties(ember_pkg_${name} PROPERTIES EXPORT_NAME ${name})
+endforeach()
+# Every operator a program without delegates may call, prim ops included.
+target_link_libraries(ember_pkg_portable_kernels INTERFACE ember_pkg_prim_ops)
+
+# ember::extension: every extension library.
+add_library(ember_pkg_extension INTERFACE)
+target_link_libraries(ember_pkg_extension INTERFACE ember_data_loader ember_file_util
+                      ember_npy ember_module ember_runner_util)
+set_target_properties(ember_pkg_extension PROPERTIES EXPORT_NAME extension)
+
+set(EMBER_PLAIN_LIBS core runtime optimized_kernels data_loader file_util npy module
+    runner_util bundled_program devtools)
+set(EMBER_EXPORTED)
+foreach(name ${EMBER_PLAIN_LIBS})
+  set_target_properties(ember_${name} PROPERTIES EXPORT_NAME ${name})
+  list(APPEND EMBER_EXPORTED ember_${name})
+endforeach()
+foreach(name ${EMBER_REGISTERING_LIBS})
+  list(APPEND EMBER_EXPORTED ember_${name}_archive ember_pkg_${name})
+endforeach()
+list(APPEND EMBER_EXPORTED ember_pkg_extension)
+
+# Installed headers keep their repository-rooted paths under include/ember;
+# every target links ember::core, which carries the include directory.
+target_include_directories(ember_core PUBLIC
+                           $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/ember>)
+install(TARGETS ${EMBER_EXPORTED} EXPORT EmberTargets
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+install(EXPORT EmberTargets NAMESPACE ember:: DESTINATION ${EMBER_INSTALL_CMAKEDIR})
+
+# --- headers ----------------------------------------------------------------
+# The public headers include only each other and the standard library (no
+# generated flatbuffers reader, no flatbuffers, XNNPACK or pthreadpool
+# header), so that is all a consumer needs. Internal headers stay behind.
+install(DIRECTORY runtime extension bundled_program devtools
+        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ember
+        FILES_MATCHING PATTERN "*.h"
+        PATTERN "*_internal.h" EXCLUDE
+        PATTERN "tools" EXCLUDE)
+
+# --- dependencies -----------------------------------------------------------
+# The XNNPACK, cpuinfo and pthreadpool the build linked. Built from source
+# under EMBER_XNNPACK_PREFIX: installed as copies (the package relocates with
+# its prefix). From the system: referred to by absolute path.
+set(EMBER_DEP_VARS EMBER_XNNPACK_LIB)
+if(EMBER_XNNPACK_UKERNELS_LIB AND EMBER_XNNPACK_LIB MATCHES "\\.a$")
+  list(APPEND EMBER_DEP_VARS EMBER_XNNPACK_UKERNELS_LIB)
+endif()
+list(APPEND EMBER_DEP_VARS EMBER_CPUINFO_LIB EMBER_PTHREADPOOL_LIB)
+file(REAL_PATH "${EMBER_XNNPACK_PREFIX}" _ember_deps_real)
+foreach(var ${EMBER_DEP_VARS})
+  file(REAL_PATH "${${var}}" lib)
+  get_filename_component(file_name "${lib}" NAME)
+  string(FIND "${lib}" "${_ember_deps_real}/" at)
+  if(at EQUAL 0)
+    install(FILES "${lib}" DESTINATION ${EMBER_INSTALL_DEPSDIR})
+    set(${var}_CMAKE "\${PACKAGE_PREFIX_DIR}/${EMBER_INSTALL_DEPSDIR}/${file_name}")
+    set(${var}_PC "\${libdir}/ember/deps/${file_name}")
+  else()
+    set(${var}_CMAKE "${lib}")
+    set(${var}_PC "${lib}")
+  endif()
+endforeach()
+set(EMBER_CONFIG_XNNPACK_LIBS)
+set(EMBER_PC_XNNPACK_LIBS)
+foreach(var ${EMBER_DEP_VARS})
+  if(NOT var STREQUAL "EMBER_PTHREADPOOL_LIB")
+    list(APPEND EMBER_CONFIG_XNNPACK_LIBS "${${var}_CMAKE}")
+  endif()
+  string(APPEND EMBER_PC_XNNPACK_LIBS " ${${var}_PC}")
+endforeach()
+set(EMBER_CONFIG_PTHREADPOOL_LIB "${EMBER_PTHREADPOOL_LIB_CMAKE}")
+
+configure_package_config_file(cmake/EmberConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/package/EmberConfig.cmake
+  INSTALL_DESTINATION ${EMBER_INSTALL_CMAKEDIR})
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/package/EmberConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/package/EmberConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/package/EmberConfigVersion.cmake
+        DESTINATION ${EMBER_INSTALL_CMAKEDIR})
+
+# --- pkg-config ---------------------------------------------------------------
+# One module with everything but the demo backend, registration libraries whole, then the rest
+# in link order. `pkg-config --cflags --libs --static ember`.
+# The demo backend stays out (CMake consumers can still link
+# ember::demo_backend).
+set(EMBER_PC_WHOLE)
+foreach(name ${EMBER_REGISTERING_LIBS})
+  if(NOT name STREQUAL "demo_backend")
+    string(APPEND EMBER_PC_WHOLE " -lember_${name}")
+  endif()
+endforeach()
+# prefix= is found from the file's own place (relocatable): libdir/pkgconfig/..
+file(RELATIVE_PATH EMBER_PC_TO_PREFIX "/p/${CMAKE_INSTALL_LIBDIR}/pkgconfig" "/p")
+string(REGEX REPLACE "/$" "" EMBER_PC_TO_PREFIX "${EMBER_PC_TO_PREFIX}")
+configure_file(cmake/ember.pc.in ${CMAKE_CURRENT_BINARY_DIR}/package/ember.pc @ONLY)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/package/ember.pc
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
