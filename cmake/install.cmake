@@ -49,10 +49,10 @@ target_link_libraries(ember_pkg_portable_kernels INTERFACE ember_pkg_prim_ops)
 # ember::extension: every extension library.
 add_library(ember_pkg_extension INTERFACE)
 target_link_libraries(ember_pkg_extension INTERFACE ember_data_loader ember_file_util
-                      ember_npy ember_module ember_runner_util)
+                      ember_npy ember_module ember_tensor ember_runner_util)
 set_target_properties(ember_pkg_extension PROPERTIES EXPORT_NAME extension)
 
-set(EMBER_PLAIN_LIBS core runtime optimized_kernels data_loader file_util npy module
+set(EMBER_PLAIN_LIBS core runtime optimized_kernels data_loader file_util npy module tensor
     runner_util bundled_program devtools)
 set(EMBER_EXPORTED)
 foreach(name ${EMBER_PLAIN_LIBS})
