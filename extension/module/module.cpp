@@ -174,6 +174,7 @@ std::vector<std::string> Module::method_names() const {
 }
 
 Result<Method*> Module::method(const std::string& name, EventTracer* event_tracer) {
+  const std::lock_guard<std::mutex> lock(mutex_);
   auto found = methods_.find(name);
   if (found != methods_.end()) {
     return found->second->method.get();
@@ -245,6 +246,7 @@ Result<Method*> Module::method(const std::string& name, EventTracer* event_trace
 }
 
 size_t Module::method_allocator_used(const std::string& name) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
   auto found = methods_.find(name);
   return found == methods_.end() ? 0 : found->second->method_allocator->used();
 }

@@ -6,10 +6,19 @@
 //   auto module = Module::load("model.pte");
 //   if (!module.ok()) ...;
 //   Result<Method*> forward = (*module)->method("forward");
+//
+// Thread safety: method(), method_names() and method_allocator_used() may
+// be called from several threads at once (a mutex guards the table of
+// loaded methods; a load holds it, so loads through one Module run one at
+// a time). But each name has one Method per Module, and a Method runs on
+// one thread at a time (runtime/executor/method.h): two threads that each
+// execute "forward" need two Modules, or one Program (program()) and a
+// Method each from Program::load_method with their own memory.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -76,6 +85,7 @@ class Module final {
   std::vector<std::unique_ptr<DataLoader>> data_loaders_;
   std::vector<std::unique_ptr<NamedDataMap>> data_maps_;
   std::unique_ptr<Program> program_;
+  mutable std::mutex mutex_;  // guards methods_
   std::map<std::string, std::unique_ptr<LoadedMethod>> methods_;
 };
 
