@@ -2,8 +2,24 @@
 # Installs dependencies, builds everything and runs the whole test suite.
 #   scripts/test.sh              Release build in build/
 #   scripts/test.sh --sanitize   AddressSanitizer + UBSan build in build-asan/
+#   scripts/test.sh --tsan       ThreadSanitizer build in build-tsan/ of the
+#                                thread-safety test only, and its run
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+if [ "${1:-}" = "--tsan" ]; then
+  # Only what the thread-safety test needs: the whole suite under TSan
+  # would add nothing (it is single-threaded) and take long on 2 cores.
+  scripts/install_deps.sh
+  jobs=$(nproc)
+  cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBER_TSAN=ON \
+    -DEMBER_BUILD_BENCHMARKS=OFF -DEMBER_BUILD_CONFORMANCE=OFF >/dev/null
+  cmake --build build-tsan -j"$jobs" --target thread_safety_test
+  # halt_on_error: the first report fails the test (exit code 66).
+  export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan.supp"
+  ctest --test-dir build-tsan --output-on-failure -j1 -R '^thread_safety\.'
+  exit 0
+fi
 
 build_dir=build
 cmake_args=(-DCMAKE_BUILD_TYPE=Release)

@@ -518,6 +518,16 @@ Error assign_buffers(Plan* plan, const Usage& usage) {
   return Error::Ok;
 }
 
+// XNNPACK's global initialization, once per process, by whichever thread
+// loads the first delegate (methods may load concurrently); the others
+// wait for it (a function-local static). The pinned snapshot guards
+// xnn_initialize itself (pthread_once, an atomic compare-and-swap), but
+// its thread safety is not documented, so Ember does not rely on it.
+xnn_status initialize_xnnpack_once() {
+  static const xnn_status status = xnn_initialize(nullptr);
+  return status;
+}
+
 }  // namespace
 
 Plan::~Plan() {
@@ -589,7 +599,7 @@ Error compile_plan(Plan* plan) {
     const Value& v = g.values[g.inputs[i]];
     std::copy(v.dims, v.dims + v.num_dims, plan->input_dims.begin() + i * kMaxDims);
   }
-  xnn_status s = xnn_initialize(nullptr);
+  xnn_status s = initialize_xnnpack_once();
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::NotSupported,
                         "xnn_initialize failed (%s)", status_name(s));
   // One workspace for the plan's runtimes: they run one after another.

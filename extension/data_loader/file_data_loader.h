@@ -12,7 +12,9 @@
 // strerror); load() gives Error::InvalidArgument for a range outside the
 // file, Error::MemoryAllocationFailed when the buffer cannot be allocated.
 //
-// Movable, not copyable. Use from one thread at a time.
+// Movable, not copyable. load() and size() may be called from several
+// threads at once (pread keeps no file offset); moving or destroying the
+// loader must not overlap them.
 #pragma once
 
 #include <cstddef>

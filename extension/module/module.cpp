@@ -186,13 +186,18 @@ Error Module::load_method(const std::string& name, EventTracer* event_tracer) {
 }
 
 bool Module::is_method_loaded(const std::string& name) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
   return methods_.count(name) != 0;
 }
 
-bool Module::unload_method(const std::string& name) { return methods_.erase(name) != 0; }
+bool Module::unload_method(const std::string& name) {
+  const std::lock_guard<std::mutex> lock(mutex_);
+  return methods_.erase(name) != 0;
+}
 
 Result<Module::LoadedMethod*> Module::loaded_method(const std::string& name,
                                                     EventTracer* event_tracer) {
+  const std::lock_guard<std::mutex> lock(mutex_);
   auto found = methods_.find(name);
   if (found != methods_.end()) {
     return found->second.get();
@@ -266,6 +271,7 @@ Result<Module::LoadedMethod*> Module::loaded_method(const std::string& name,
 }
 
 size_t Module::method_allocator_used(const std::string& name) const {
+  const std::lock_guard<std::mutex> lock(mutex_);
   auto found = methods_.find(name);
   return found == methods_.end() ? 0 : found->second->method_allocator->used();
 }

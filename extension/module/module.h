@@ -22,11 +22,22 @@
 // verify() then runs one of its test cases and compares the outputs with
 // the bundled expected values (bundled_program/bundled_program.h).
 //
-// Not thread-safe: one Module per thread, or serialize the calls.
+// Thread safety: loading a method (method(), load_method(), the first
+// execute() of a name), is_method_loaded(), unload_method(),
+// method_names() and method_allocator_used() may be called from several
+// threads at once (a mutex guards the table of loaded methods; a load
+// holds it, so loads through one Module run one at a time). But each name
+// has one Method per Module, and a Method runs on one thread at a time
+// (runtime/executor/method.h): set_input(s)/execute()/forward()/verify()
+// on one name from two threads must be serialized by the caller; two
+// threads that each run "forward" need two Modules, or one Program
+// (program()) and a Method each from Program::load_method with their own
+// memory. unload_method() must not race with a use of that method.
 #pragma once
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -235,6 +246,7 @@ class Module final {
   std::vector<std::unique_ptr<DataLoader>> data_loaders_;
   std::vector<std::unique_ptr<NamedDataMap>> data_maps_;
   std::unique_ptr<Program> program_;
+  mutable std::mutex mutex_;  // guards methods_
   std::map<std::string, std::unique_ptr<LoadedMethod>> methods_;
 };
 

@@ -6,6 +6,18 @@
 // and the compile specs; execute() runs for every DelegateCall; destroy()
 // runs when the Method is destroyed.
 //
+// Thread safety: one BackendInterface serves every Method in the process,
+// and Methods load and execute on several threads at once. So init(),
+// execute() and destroy() may run concurrently for different handles and
+// must not share mutable state between handles without synchronizing it
+// (global library set-up once, under std::call_once or a function-local
+// static); the runtime never calls them concurrently for one handle. A
+// backend that runs work on the shared pool (shared_pthreadpool()) may be
+// serialized there with other Methods' parallel sections.
+// The registry: register_backend runs from static initializers (or
+// before any other thread uses the runtime); find_backend and the
+// listing are then read-only and may be called from any thread.
+//
 // Lifetimes: the runtime keeps the processed blob alive for the Method's
 // life unless the backend frees it during init() (after packing weights,
 // say). The handle returned by init() is allocated from context.allocator()

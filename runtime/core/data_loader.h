@@ -1,7 +1,11 @@
 // DataLoader: how the runtime reads program bytes. The core never opens
 // files; extension/data_loader has file, mmap and in-memory loaders.
 //
-// load() may be called for overlapping ranges and from the same thread only.
+// load() may be called for overlapping ranges. Programs shared between
+// threads (program.h) call it from every thread that loads a method, at
+// the same time: Ember's loaders (file: pread, no shared offset; mmap and
+// buffer: pointers into read-only memory) allow that, and a loader used
+// that way must too.
 // A loader must check [offset, offset + size) against its data and return
 // Error::InvalidArgument with a message when the range does not fit.
 #pragma once

@@ -27,7 +27,8 @@
 // valid only during the call (copy what you keep). Calls never fail the
 // run: a tracer that runs out of room drops events and says so itself.
 // Not thread-safe: one tracer per Method, called from the thread running it
-// (a delegate's worker threads must not call it).
+// (a delegate's worker threads must not call it). Two Methods that may
+// execute at the same time must not share a tracer; attach one to each.
 #pragma once
 
 #include <cstddef>

@@ -12,7 +12,22 @@
 //       next execute() or set_input() that reuses the memory.
 //
 // A Method is move-only; it must not outlive its Program or MemoryManager.
-// Not thread-safe: use one Method per thread.
+//
+// Thread safety: a Method is used by one thread at a time (set_input,
+// execute, get_output, the setters: none may overlap another call on the
+// same Method, and outputs are read before the next execute). Give each
+// thread its own Method, loaded from one shared Program (program.h), each
+// with its own MemoryManager: planned buffers, method and temp allocators
+// hold the Method's activations and scratch, so two Methods never share
+// them. Different Methods may then execute at the same time on different
+// threads, with or without delegates: Ember's kernels and the XNNPACK
+// delegate keep no mutable state outside the Method (the delegate's plan,
+// runtimes and workspace are per Method), and constants are only read.
+// They share the process's thread pool (runtime/platform/threadpool.h),
+// which runs one parallel section at a time, and they give the same bits
+// as when run alone. One EventTracer per Method (event_tracer.h). A Method
+// may move to another thread between calls (the application orders them,
+// a mutex or a join, say).
 #pragma once
 
 #include <cstddef>

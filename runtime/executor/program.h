@@ -25,6 +25,18 @@
 //
 // Lifetimes: the DataLoader and every data map must outlive the Program; the
 // Program must outlive every Method loaded from it. Program is move-only.
+//
+// Thread safety: after load() returns, a Program is read-only. Any number
+// of threads may call its const members at once, load_method() included
+// (the same method or different ones), as long as each load has its own
+// MemoryManager (see method.h). Concurrent loads call the DataLoader's
+// load() (mutable initial values, delegate blobs) and the data maps'
+// get_data() from those threads at the same time: the loaders and
+// FlatTensorDataMap in Ember are safe for that; an application's own
+// loader or map must be too, or the application loads one method at a
+// time. Moving or destroying the Program must not overlap any use of it or
+// of a Method loaded from it. README.md, "Thread safety", has the whole
+// contract; test/runtime/thread_safety_test.cpp checks it.
 #pragma once
 
 #include <cstddef>

@@ -16,7 +16,8 @@
 // dead by construction.
 //
 // Static table, no heap; registration from static initializers
-// (EMBER_REGISTER_FUSION), like kernels.
+// (EMBER_REGISTER_FUSION), like kernels, with the same thread-safety
+// rule: registered before threads start, then read-only.
 #pragma once
 
 #include <cstddef>

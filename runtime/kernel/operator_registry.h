@@ -9,6 +9,13 @@
 // from static initializers in each kernel file (EMBER_REGISTER_KERNEL), so
 // kernel libraries are linked as object libraries.
 //
+// Thread safety: register only at static-initialization time (or before
+// any second thread uses the runtime); lookups are then reads of a table
+// nobody writes and may run on any number of threads. Kernels themselves
+// are called concurrently from different Methods: they keep no mutable
+// state outside their arguments and the KernelContext (temp memory is the
+// calling Method's).
+//
 // Boxed calling convention: `args` holds the operator's arguments in schema
 // order followed by its return value(s). For out-variants the out tensor
 // thus appears twice (as the `out` argument and as the return value).

@@ -1,5 +1,6 @@
 #include "runtime/platform/log.h"
 
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 
@@ -14,14 +15,17 @@ void default_sink(LogLevel level, const char* file, int line,
   fprintf(stderr, "[ember %s %s:%d] %s\n", tag, file, line, message);
 }
 
-LogSink g_sink = default_sink;
-LogLevel g_level = LogLevel::Info;
+// Atomic: a thread may change the level or the sink while others log.
+std::atomic<LogSink> g_sink{default_sink};
+std::atomic<LogLevel> g_level{LogLevel::Info};
 
 }  // namespace
 
-void set_log_sink(LogSink sink) { g_sink = sink ? sink : default_sink; }
-void set_log_level(LogLevel min_level) { g_level = min_level; }
-bool log_enabled(LogLevel level) { return level >= g_level; }
+void set_log_sink(LogSink sink) {
+  g_sink.store(sink ? sink : default_sink, std::memory_order_release);
+}
+void set_log_level(LogLevel min_level) { g_level.store(min_level, std::memory_order_relaxed); }
+bool log_enabled(LogLevel level) { return level >= g_level.load(std::memory_order_relaxed); }
 
 void log_message(LogLevel level, const char* file, int line, const char* fmt,
                  ...) {
@@ -30,7 +34,7 @@ void log_message(LogLevel level, const char* file, int line, const char* fmt,
   va_start(args, fmt);
   vsnprintf(buffer, sizeof(buffer), fmt, args);
   va_end(args);
-  g_sink(level, file, line, buffer);
+  g_sink.load(std::memory_order_acquire)(level, file, line, buffer);
 }
 
 }  // namespace ember

@@ -12,8 +12,12 @@ enum class LogLevel { Debug = 0, Info = 1, Error = 2 };
 using LogSink = void (*)(LogLevel level, const char* file, int line,
                          const char* message);
 
-// Installs `sink` (null restores the default). Not thread-safe against
-// concurrent logging; install it at start-up.
+// Installs `sink` (null restores the default). Both setters may be called
+// from any thread at any time; a message being written while the sink
+// changes goes to the old or the new one. The sink itself is called from
+// every thread that logs (method loads and executions on several threads,
+// at once): it must be safe to call concurrently, and keep working after
+// it is replaced if another thread may still be inside it.
 void set_log_sink(LogSink sink);
 void set_log_level(LogLevel min_level);
 bool log_enabled(LogLevel level);

@@ -6,8 +6,23 @@
 // the calling thread with no pool at all. Creating a pool allocates (once,
 // in set_num_threads); parallel_for never does.
 //
-// Not thread-safe against concurrent set_num_threads/parallel_for: set the
-// count at start-up, or between executions.
+// Thread safety (the contract README.md's "Thread safety" summarizes):
+//   - parallel_for (and XNNPACK, which takes shared_pthreadpool()) may be
+//     called from several threads at once: methods executing concurrently
+//     on different threads share the pool. pthreadpool runs one
+//     parallelize call at a time (each call holds the pool's own mutex
+//     until its tasks are done; the calling thread works as one of the
+//     pool's threads), so concurrent callers' parallel sections are
+//     serialized, not interleaved, and each section still has every pool
+//     thread. Results do not depend on which caller ran first. A task must
+//     not call parallel_for itself (that mutex is not recursive).
+//   - set_num_threads must not run while any method is loading or
+//     executing, on any thread: it destroys the old pool, which a
+//     concurrent parallel_for may be using, and the XNNPACK delegate keeps
+//     the pool it was loaded with (InvalidState at execute if it changed).
+//     Set the count at start-up, or between executions with every thread
+//     quiet. num_threads() and shared_pthreadpool() may be read anywhere
+//     under that rule.
 #pragma once
 
 #include <cstddef>
