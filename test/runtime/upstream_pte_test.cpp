@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <string>
 
+#include "extension/data_loader/file_data_loader.h"
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
@@ -114,14 +115,23 @@ TEST(Upstream, QnnNamesTheUnregisteredBackend) {
   EXPECT_NE(message.find(backend), std::string::npos) << message;
 }
 
-TEST(Upstream, BundledProgramIsNotAPlainProgram) {
+TEST(Upstream, BundledProgramIsNotAPlainProgramButModuleRunsIt) {
   const std::string path = upstream("bundled_add_mul_int.bpte");
   SKIP_IF_ABSENT(path);
-  Result<std::unique_ptr<Module>> module = Module::load(path);
-  ASSERT_FALSE(module.ok());
-  EXPECT_EQ(module.error(), Error::InvalidProgram);
+  // Program::load takes .pte bytes only, and says what a .bpte is.
+  Result<FileDataLoader> loader = FileDataLoader::from(path.c_str());
+  ASSERT_TRUE(loader.ok());
+  Result<Program> program = Program::load(&*loader);
+  ASSERT_FALSE(program.ok());
+  EXPECT_EQ(program.error(), Error::InvalidProgram);
   EXPECT_NE(std::string(last_error_message()).find("bundled"), std::string::npos)
       << last_error_message();
+  // Module opens the bundle's embedded program, and its test cases verify.
+  Result<std::unique_ptr<Module>> module = Module::load(path);
+  ASSERT_TRUE(module.ok()) << last_error_message();
+  Result<VerifyReport> report = (*module)->verify(0);
+  ASSERT_TRUE(report.ok()) << last_error_message();
+  EXPECT_TRUE(report->passed) << report->message;
 }
 
 }  // namespace
