@@ -63,6 +63,12 @@ foreach(name ${EMBER_REGISTERING_LIBS})
   list(APPEND EMBER_EXPORTED ember_${name}_archive ember_pkg_${name})
 endforeach()
 list(APPEND EMBER_EXPORTED ember_pkg_extension)
+# A selective build (kernels/selective_build.cmake) keeps the portable
+# helpers in a static library of their own that the kernels link.
+if(TARGET ember_portable_support)
+  set_target_properties(ember_portable_support PROPERTIES EXPORT_NAME portable_support)
+  list(APPEND EMBER_EXPORTED ember_portable_support)
+endif()
 
 # Installed headers keep their repository-rooted paths under include/ember;
 # every target links ember::core, which carries the include directory.

@@ -36,6 +36,9 @@ struct ProgramFacts {
   uint64_t delegate_blobs = 0, delegate_blob_bytes = 0, constant_bytes = 0;
   double delegated_percent = 0;  // delegated ops / (delegated + undelegated ops) * 100
   std::vector<std::string> backends;  // delegate ids used, sorted, unique
+  // Every method's operator table, "name.overload", sorted, unique: what
+  // loading the program needs registered, called or not (not in the JSON).
+  std::vector<std::string> operators;
 };
 
 // Facts from the exporter's sidecar <case>.aot.json, when there is one.

@@ -93,12 +93,16 @@ class FactsCollector {
     const ember_fb::Program* fb = program_.flatbuffer();
     if (fb->execution_plan() != nullptr) {
       for (const ember_fb::ExecutionPlan* plan : *fb->execution_plan()) {
+        if (plan->operators() != nullptr) {
+          for (const ember_fb::Operator* op : *plan->operators()) operators_.insert(operator_key(op));
+        }
         EMBER_RETURN_IF_ERROR(count_instructions(plan, facts));
         EMBER_RETURN_IF_ERROR(count_delegates(plan, facts));
       }
     }
     count_constants(fb, facts);
     facts->backends.assign(backends_.begin(), backends_.end());
+    facts->operators.assign(operators_.begin(), operators_.end());
     uint64_t delegated = 0;
     for (const auto& entry : facts->delegated_ops) delegated += entry.second;
     const uint64_t total = delegated + facts->kernel_calls;
@@ -192,6 +196,7 @@ class FactsCollector {
 
   const Program& program_;
   std::set<std::string> backends_;
+  std::set<std::string> operators_;
   std::map<BlobKey, BlobFacts> blobs_;
 };
 

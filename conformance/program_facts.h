@@ -15,6 +15,9 @@
 //                                 every chain of every method.
 //   undelegated_ops               "<operator name>.<overload>" (the overload
 //                                 left out when empty) -> kernel calls.
+//   operators                     the same keys for every entry of every
+//                                 method's operator table (loading resolves
+//                                 them all, called or not).
 //   delegate_blobs, _blob_bytes   distinct processed blobs (inline entries or
 //                                 segments) referenced by the methods'
 //                                 delegates, and their byte sizes (the

@@ -378,5 +378,35 @@ TEST(ProgramFacts, CorruptXnnpackBlobNamesTheDelegate) {
       << last_error_message();
 }
 
+// The operator tables' union, against the `op` lines the exporter script
+// wrote into each fixture's ops.txt with upstream's deserializer; a .bpte
+// gives its embedded program's (the bundled fixtures embed model.pte).
+std::vector<std::string> ops_txt_operators(const std::string& dir) {
+  std::ifstream in(model(dir + "/ops.txt"));
+  std::vector<std::string> ops;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("op ", 0) == 0) ops.push_back(line.substr(3));
+  }
+  std::sort(ops.begin(), ops.end());
+  return ops;
+}
+
+TEST(ProgramFacts, OperatorsAreTheOperatorTablesOfEveryMethod) {
+  int checked = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(EMBER_TEST_MODELS_DIR)) {
+    const std::string dir = entry.path().filename().string();
+    if (!std::filesystem::exists(entry.path() / "ops.txt")) continue;
+    const std::vector<std::string> expected = ops_txt_operators(dir);
+    ASSERT_FALSE(expected.empty()) << dir;
+    EXPECT_EQ(facts_of(dir + "/model.pte").operators, expected) << dir;
+    ++checked;
+  }
+  EXPECT_GE(checked, 10);
+  EXPECT_EQ(facts_of("bundled/two_methods.bpte").operators, ops_txt_operators("two_methods"));
+  // Fully delegated: no operator table entries at all.
+  EXPECT_TRUE(facts_of("xnnpack/tiny_cnn.bpte").operators.empty());
+}
+
 }  // namespace
 }  // namespace ember::conformance
