@@ -61,6 +61,62 @@ void* read_file(const char* path, size_t* size) {
   return data;
 }
 
+// calloc'd planned buffers, freed when the run ends however it ends.
+struct PlannedBuffers {
+  ember::Span<uint8_t> spans[kMaxPlannedBuffers];
+  size_t count = 0;
+  ~PlannedBuffers() {
+    for (size_t i = 0; i < count; ++i) std::free(spans[i].data());
+  }
+};
+
+// Loads the program's first method from `bytes`, sets its planned inputs
+// as they are, executes it once and says so; 1 on any error.
+int run_first_method(void* bytes, size_t size) {
+  ember::BufferDataLoader loader(bytes, size);
+  ember::Result<ember::Program> program =
+      ember::Program::load(&loader, ember::Program::Verification::Minimal);
+  if (!program.ok()) return fail("program");
+  ember::Result<const char*> name = program->get_method_name(0);
+  if (!name.ok()) return fail("program");
+  ember::Result<ember::MethodMeta> meta = program->method_meta(*name);
+  if (!meta.ok()) return fail("method");
+
+  const size_t num_buffers = meta->num_memory_planned_buffers();
+  if (num_buffers > kMaxPlannedBuffers) {
+    std::fprintf(stderr, "error: %zu planned buffers, at most %zu\n", num_buffers,
+                 kMaxPlannedBuffers);
+    return 1;
+  }
+  PlannedBuffers buffers;
+  for (size_t i = 0; i < num_buffers; ++i) {
+    ember::Result<int64_t> n = meta->memory_planned_buffer_size(i);
+    if (!n.ok()) return fail("method");
+    void* buffer = std::calloc(size_t(*n) + 1, 1);  // +1: never a null for 0 bytes
+    if (buffer == nullptr) {
+      std::fprintf(stderr, "error: out of memory\n");
+      return 1;
+    }
+    buffers.spans[buffers.count++] =
+        ember::Span<uint8_t>(static_cast<uint8_t*>(buffer), size_t(*n));
+  }
+  ember::HierarchicalAllocator planned({buffers.spans, num_buffers});
+  ember::MemoryAllocator method_allocator(method_pool, sizeof(method_pool));
+  ember::MemoryAllocator temp_allocator(temp_pool, sizeof(temp_pool));
+  ember::MemoryManager memory(&method_allocator, &planned, &temp_allocator);
+
+  ember::Result<ember::Method> method = program->load_method(*name, &memory);
+  if (!method.ok()) return fail("load_method");
+  for (size_t i = 0; i < method->inputs_size(); ++i) {
+    const ember::EValue input = method->get_input(i);  // the planned tensor, as it is
+    if (method->set_input(input, i) != ember::Error::Ok) return fail("set_input");
+  }
+  if (method->execute() != ember::Error::Ok) return fail("execute");
+  std::printf("ok: method '%s' ran, %zu output(s)\n", ember::PrintableName(*name).c_str(),
+              method->outputs_size());
+  return 0;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -79,45 +135,7 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "error: cannot read %s\n", ember::PrintableName(argv[1]).c_str());
     return 1;
   }
-  ember::BufferDataLoader loader(bytes, size);
-  ember::Result<ember::Program> program =
-      ember::Program::load(&loader, ember::Program::Verification::Minimal);
-  if (!program.ok()) return fail("program");
-  ember::Result<const char*> name = program->get_method_name(0);
-  if (!name.ok()) return fail("program");
-  ember::Result<ember::MethodMeta> meta = program->method_meta(*name);
-  if (!meta.ok()) return fail("method");
-
-  const size_t num_buffers = meta->num_memory_planned_buffers();
-  if (num_buffers > kMaxPlannedBuffers) {
-    std::fprintf(stderr, "error: %zu planned buffers, at most %zu\n", num_buffers,
-                 kMaxPlannedBuffers);
-    return 1;
-  }
-  ember::Span<uint8_t> buffers[kMaxPlannedBuffers];
-  for (size_t i = 0; i < num_buffers; ++i) {
-    ember::Result<int64_t> n = meta->memory_planned_buffer_size(i);
-    if (!n.ok()) return fail("method");
-    void* buffer = std::calloc(size_t(*n) + 1, 1);  // +1: never a null for 0 bytes
-    if (buffer == nullptr) {
-      std::fprintf(stderr, "error: out of memory\n");
-      return 1;
-    }
-    buffers[i] = ember::Span<uint8_t>(static_cast<uint8_t*>(buffer), size_t(*n));
-  }
-  ember::HierarchicalAllocator planned({buffers, num_buffers});
-  ember::MemoryAllocator method_allocator(method_pool, sizeof(method_pool));
-  ember::MemoryAllocator temp_allocator(temp_pool, sizeof(temp_pool));
-  ember::MemoryManager memory(&method_allocator, &planned, &temp_allocator);
-
-  ember::Result<ember::Method> method = program->load_method(*name, &memory);
-  if (!method.ok()) return fail("load_method");
-  for (size_t i = 0; i < method->inputs_size(); ++i) {
-    const ember::EValue input = method->get_input(i);  // the planned tensor, as it is
-    if (method->set_input(input, i) != ember::Error::Ok) return fail("set_input");
-  }
-  if (method->execute() != ember::Error::Ok) return fail("execute");
-  std::printf("ok: method '%s' ran, %zu output(s)\n", ember::PrintableName(*name).c_str(),
-              method->outputs_size());
-  return 0;
+  const int status = run_first_method(bytes, size);
+  std::free(bytes);  // after the program and method that read it are gone
+  return status;
 }

@@ -70,23 +70,7 @@ Result<TensorPtr> from_values(void* data, size_t count, std::vector<SizesType> s
                               ScalarType type, TensorDeleter owner, ShapeDynamism dynamism);
 }  // namespace tensor_detail
 
-// The ScalarType of a C++ element type (float -> Float, int64_t -> Long,
-// bool -> Bool, ...), for make_tensor_ptr.
-template <typename T>
-struct ScalarTypeOf;
-template <> struct ScalarTypeOf<uint8_t> { static constexpr ScalarType value = ScalarType::Byte; };
-template <> struct ScalarTypeOf<int8_t> { static constexpr ScalarType value = ScalarType::Char; };
-template <> struct ScalarTypeOf<int16_t> { static constexpr ScalarType value = ScalarType::Short; };
-template <> struct ScalarTypeOf<int32_t> { static constexpr ScalarType value = ScalarType::Int; };
-template <> struct ScalarTypeOf<int64_t> { static constexpr ScalarType value = ScalarType::Long; };
-template <> struct ScalarTypeOf<Half> { static constexpr ScalarType value = ScalarType::Half; };
-template <> struct ScalarTypeOf<float> { static constexpr ScalarType value = ScalarType::Float; };
-template <> struct ScalarTypeOf<double> { static constexpr ScalarType value = ScalarType::Double; };
-template <> struct ScalarTypeOf<bool> { static constexpr ScalarType value = ScalarType::Bool; };
-template <> struct ScalarTypeOf<BFloat16> { static constexpr ScalarType value = ScalarType::BFloat16; };
-template <> struct ScalarTypeOf<uint16_t> { static constexpr ScalarType value = ScalarType::UInt16; };
-template <> struct ScalarTypeOf<uint32_t> { static constexpr ScalarType value = ScalarType::UInt32; };
-template <> struct ScalarTypeOf<uint64_t> { static constexpr ScalarType value = ScalarType::UInt64; };
+// ScalarTypeOf<T> (runtime/core/scalar_type.h) gives make_tensor_ptr its dtype.
 
 // A tensor that owns `values` (moved in, not copied), laid out row-major
 // with `sizes`; the dtype follows T. values.size() must equal the product

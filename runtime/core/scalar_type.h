@@ -67,4 +67,21 @@ template <> struct CppTypeOf<ScalarType::UInt16> { using type = uint16_t; };
 template <> struct CppTypeOf<ScalarType::UInt32> { using type = uint32_t; };
 template <> struct CppTypeOf<ScalarType::UInt64> { using type = uint64_t; };
 
+// The reverse: the ScalarType of a C++ element type (float -> Float,
+// int64_t -> Long, bool -> Bool, ...), for kernels and tensor helpers.
+template <typename T> struct ScalarTypeOf;
+template <> struct ScalarTypeOf<uint8_t> { static constexpr ScalarType value = ScalarType::Byte; };
+template <> struct ScalarTypeOf<int8_t> { static constexpr ScalarType value = ScalarType::Char; };
+template <> struct ScalarTypeOf<int16_t> { static constexpr ScalarType value = ScalarType::Short; };
+template <> struct ScalarTypeOf<int32_t> { static constexpr ScalarType value = ScalarType::Int; };
+template <> struct ScalarTypeOf<int64_t> { static constexpr ScalarType value = ScalarType::Long; };
+template <> struct ScalarTypeOf<Half> { static constexpr ScalarType value = ScalarType::Half; };
+template <> struct ScalarTypeOf<float> { static constexpr ScalarType value = ScalarType::Float; };
+template <> struct ScalarTypeOf<double> { static constexpr ScalarType value = ScalarType::Double; };
+template <> struct ScalarTypeOf<bool> { static constexpr ScalarType value = ScalarType::Bool; };
+template <> struct ScalarTypeOf<BFloat16> { static constexpr ScalarType value = ScalarType::BFloat16; };
+template <> struct ScalarTypeOf<uint16_t> { static constexpr ScalarType value = ScalarType::UInt16; };
+template <> struct ScalarTypeOf<uint32_t> { static constexpr ScalarType value = ScalarType::UInt32; };
+template <> struct ScalarTypeOf<uint64_t> { static constexpr ScalarType value = ScalarType::UInt64; };
+
 }  // namespace ember

@@ -34,18 +34,6 @@ struct TypeTag {
   using type = T;
 };
 
-template <typename T>
-struct ScalarTypeOf;
-template <> struct ScalarTypeOf<uint8_t> { static constexpr ScalarType value = ScalarType::Byte; };
-template <> struct ScalarTypeOf<int8_t> { static constexpr ScalarType value = ScalarType::Char; };
-template <> struct ScalarTypeOf<int16_t> { static constexpr ScalarType value = ScalarType::Short; };
-template <> struct ScalarTypeOf<int32_t> { static constexpr ScalarType value = ScalarType::Int; };
-template <> struct ScalarTypeOf<int64_t> { static constexpr ScalarType value = ScalarType::Long; };
-template <> struct ScalarTypeOf<Half> { static constexpr ScalarType value = ScalarType::Half; };
-template <> struct ScalarTypeOf<float> { static constexpr ScalarType value = ScalarType::Float; };
-template <> struct ScalarTypeOf<double> { static constexpr ScalarType value = ScalarType::Double; };
-template <> struct ScalarTypeOf<bool> { static constexpr ScalarType value = ScalarType::Bool; };
-template <> struct ScalarTypeOf<BFloat16> { static constexpr ScalarType value = ScalarType::BFloat16; };
 
 template <typename T>
 constexpr ScalarType scalar_type_of() {
