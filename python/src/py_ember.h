@@ -164,6 +164,9 @@ class PyMethod {
  private:
   // With the method's mutex held and the GIL released.
   void set_bundled_input_locked(size_t testset_index);
+  // Sets test case `testset_index`'s inputs and executes; returns the
+  // case's name for messages ("method 'm' test case k").
+  std::string run_bundled_case_locked(size_t testset_index);
   py::list outputs_locked() const;
 
   std::shared_ptr<PyProgram> program_;

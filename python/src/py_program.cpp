@@ -222,6 +222,14 @@ void PyMethod::set_bundled_input_locked(size_t testset_index) {
             "'");
 }
 
+std::string PyMethod::run_bundled_case_locked(size_t testset_index) {
+  set_bundled_input_locked(testset_index);
+  const std::string what =
+      "method '" + shown(name()) + "' test case " + std::to_string(testset_index);
+  check(method_->execute(), "executing " + what);
+  return what;
+}
+
 void PyMethod::load_bundled_input(size_t testset_index) {
   py::gil_scoped_release nogil;
   std::lock_guard<std::mutex> lock(mutex_);
@@ -269,10 +277,7 @@ py::dict PyMethod::verify(size_t testset_index, double rtol, double atol) {
   py::gil_scoped_release nogil;
   std::shared_lock<std::shared_mutex> pool(g_pool_lock);
   std::lock_guard<std::mutex> lock(mutex_);
-  set_bundled_input_locked(testset_index);
-  const std::string what =
-      "method '" + shown(name()) + "' test case " + std::to_string(testset_index);
-  check(method_->execute(), "executing " + what);
+  const std::string what = run_bundled_case_locked(testset_index);
   std::vector<ember::OutputReport> reports(method_->outputs_size());
   ember::clear_error_message();
   const Error err = ember::verify_method_outputs(*method_, program_->bundle(), testset_index,
@@ -299,10 +304,7 @@ py::list PyMethod::run_and_verify(size_t testset_index, double rtol, double atol
   py::gil_scoped_release nogil;
   std::shared_lock<std::shared_mutex> pool(g_pool_lock);
   std::lock_guard<std::mutex> lock(mutex_);
-  set_bundled_input_locked(testset_index);
-  const std::string what =
-      "method '" + shown(name()) + "' test case " + std::to_string(testset_index);
-  check(method_->execute(), "executing " + what);
+  const std::string what = run_bundled_case_locked(testset_index);
   {
     py::gil_scoped_acquire gil;
     out = outputs_locked();
