@@ -84,6 +84,9 @@ DEFINE_string(loader, "mmap", "Data loader: mmap, file or buffer.");
 DEFINE_bool(fusion, true,
             "Run fused operator sequences (convolution + batch norm + activation) as one; "
             "false runs every operator call as written.");
+DEFINE_bool(prepare_operands, true,
+            "Pack constant operands (linear layers' weights) for their kernels once at "
+            "load, skipping their per-run transpose; false runs the program as written.");
 DEFINE_bool(full_verification, false,
             "Verify the whole program at load (InternalConsistency).");
 DEFINE_string(data_path, "",
@@ -320,6 +323,7 @@ int load_model(Session& s) {
           : Module::load(FLAGS_model_path, g_data_paths, mode, verification);
   if (!module.ok()) return fail(error_text("loading " + FLAGS_model_path, module.error()));
   s.module = std::move(*module);
+  s.module->set_prepare_operands(FLAGS_prepare_operands);
   s.summary.program_load_ms = ms_since(load_start);
   return 0;
 }

@@ -44,6 +44,18 @@ constexpr uint64_t kMaxPlannedBufferBytes = uint64_t(16) << 30;
 // its upper-bound size, as upstream's tools do; inputs need none, since
 // set_input binds the caller's data. The application may still point an
 // output at its own buffer with Method::set_output_data_ptr.
+// Gives the method the memory its prepared operands need (64-byte
+// aligned) and lets it write them.
+Error prepare_operands(Method& method, CBuffer* memory) {
+  const size_t bytes = method.prepared_operands_bytes();
+  if (bytes == 0) return Error::Ok;
+  const size_t rounded = (bytes + 63) / 64 * 64;
+  memory->reset(static_cast<uint8_t*>(std::aligned_alloc(64, rounded)));
+  EMBER_CHECK_OR_RETURN(*memory != nullptr, Error::MemoryAllocationFailed,
+                        "cannot allocate %zu bytes for prepared operands", rounded);
+  return method.prepare_operands(Span<uint8_t>(memory->get(), rounded));
+}
+
 Error give_outputs_memory(Method& method, std::vector<CBuffer>* buffers) {
   const MethodMeta meta = method.method_meta();
   for (size_t i = 0; i < method.outputs_size(); ++i) {
@@ -257,6 +269,9 @@ Result<Module::LoadedMethod*> Module::loaded_method(const std::string& name,
     if (method.ok()) {
       loaded->method = std::make_unique<Method>(std::move(*method));
       EMBER_RETURN_IF_ERROR(give_outputs_memory(*loaded->method, &loaded->outputs));
+      if (prepare_operands_) {
+        EMBER_RETURN_IF_ERROR(prepare_operands(*loaded->method, &loaded->prepared_operands));
+      }
       loaded->held_inputs.resize(loaded->method->inputs_size());
       LoadedMethod* raw = loaded.get();
       methods_[name] = std::move(loaded);

@@ -145,6 +145,12 @@ class Module final {
   // already returned stay valid; Method pointers from method() do not.
   bool unload_method(const std::string& name);
 
+  // Whether methods loaded from now on get their constant operands
+  // prepared (Method::prepare_operands: linear layers' weights packed for
+  // the GEMM once, in memory the Module owns, about the size of those
+  // weights); on by default. Off, methods run as written.
+  void set_prepare_operands(bool enabled) { prepare_operands_ = enabled; }
+
   // Bytes of method-allocator memory used by `name`, after it loaded.
   size_t method_allocator_used(const std::string& name) const;
 
@@ -248,6 +254,7 @@ class Module final {
   std::unique_ptr<Program> program_;
   mutable std::mutex mutex_;  // guards methods_
   std::map<std::string, std::unique_ptr<LoadedMethod>> methods_;
+  bool prepare_operands_ = true;
 };
 
 }  // namespace ember

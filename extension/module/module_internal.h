@@ -38,6 +38,9 @@ struct Module::LoadedMethod {
   std::unique_ptr<HierarchicalAllocator> planned_memory;
   std::unique_ptr<MemoryManager> memory_manager;
   std::unique_ptr<Method> method;
+  // The method's prepared operands (Method::prepare_operands), 64-byte
+  // aligned; empty when it has none or the Module was told not to.
+  CBuffer prepared_operands;
   // Buffers for the outputs the program leaves to the application
   // (not memory-planned), one per such output.
   std::vector<CBuffer> outputs;

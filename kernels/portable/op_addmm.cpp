@@ -6,6 +6,7 @@
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/matmul_util.h"
+#include "kernels/portable/util/prepared_gemm.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -61,8 +62,19 @@ void addmm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
                    out.mutable_data_ptr());
 }
 
+// mat2 (argument 2), when it is a constant or a constant's transpose,
+// is packed for the GEMM once (util/prepared_gemm.h); run_matmul finds it.
+size_t mat2_bytes(Span<EValue*> args, const OperandSource& source) {
+  return gemm_b_operand_bytes(*args[2], source);
+}
+void prepare_mat2(Span<EValue*> args, const OperandSource& source, void* out) {
+  prepare_gemm_b_operand(*args[2], source, out);
+}
+
 }  // namespace
 
+const OperandPreparation kPackedMat2{"gemm_b_f32", "aten::addmm.out", 2, mat2_bytes, prepare_mat2};
+EMBER_REGISTER_OPERAND_PREPARATION(kPackedMat2);
 EMBER_REGISTER_KERNEL("aten::addmm.out", addmm_out_boxed);
 
 }  // namespace ember

@@ -28,6 +28,10 @@ Method::Method(Method&& other) noexcept
       fusions_(other.fusions_),
       num_fusions_(other.num_fusions_),
       fusion_enabled_(other.fusion_enabled_),
+      prepared_(other.prepared_),
+      num_prepared_(other.num_prepared_),
+      prepared_bytes_(other.prepared_bytes_),
+      operands_prepared_(other.operands_prepared_),
       event_tracer_(other.event_tracer_),
       external_(other.external_),
       num_external_(other.num_external_) {
@@ -256,6 +260,9 @@ Result<bool> Method::read_condition(int32_t value_index) const {
 
 Error Method::run_kernel(const Instruction& ins, size_t chain, size_t pc) {
   KernelContext context(memory_manager_->temp_allocator());
+  if (ins.prepared != 0) {
+    context.set_prepared_operand(&prepared_[ins.prepared - 1].operand);
+  }
   clear_error_message();
   kernels_[ins.index](context, Span<EValue*>(ins.args, ins.num_args));
   if (context.failure() == Error::Ok) {
@@ -293,6 +300,9 @@ inline Error Method::run_instruction(const Instruction& ins, size_t c, size_t pc
   *next = pc + 1;
   switch (ins.kind) {
     case InstructionKind::Kernel: {
+      if (ins.skip && allow_fusion) {
+        return Error::Ok;
+      }
       bool fused = false;
       if (ins.fusion != 0 && allow_fusion) {
         const Error err = run_fused(ins, c, pc, &fused);
@@ -345,6 +355,12 @@ Error Method::run_traced(const Instruction& ins, size_t c, size_t pc, size_t* ne
   // Intermediate outputs need every instruction's results in memory.
   const bool allow_fusion = fusion_enabled_ && !intermediates;
   const bool kernel = ins.kind == InstructionKind::Kernel;
+  if (kernel && ins.skip && allow_fusion) {
+    // A transpose a prepared operand replaced: nothing runs, nothing to report.
+    tracer.set_chain_instruction(kUnsetChainIndex, kUnsetInstructionId);
+    *next = pc + 1;
+    return Error::Ok;
+  }
   EventTracerEntry outer;
   if (profile) {
     outer = tracer.start_profiling(instruction_event_name(uint8_t(ins.kind)));

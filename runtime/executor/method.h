@@ -41,6 +41,7 @@
 #include "runtime/core/result.h"
 #include "runtime/executor/method_meta.h"
 #include "runtime/kernel/fusion_registry.h"
+#include "runtime/kernel/operand_preparation.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember_fb {
@@ -116,6 +117,27 @@ class Method final {
   void set_fusion_enabled(bool enabled) { fusion_enabled_ = enabled; }
   size_t num_fused_sequences() const { return num_fusions_; }
 
+  // Prepared operands (runtime/kernel/operand_preparation.h): constant
+  // operands laid out once for their kernel (a linear layer's weight,
+  // read through its transpose, packed for the GEMM) instead of on every
+  // execute. Load finds them; they take effect when the application gives
+  // the memory, which stays the application's (no heap here):
+  //   prepared_operands_bytes()  bytes needed, 0 when there are none;
+  //   prepare_operands(memory)   writes them into `memory` (64-byte
+  //       aligned, at least that many bytes, alive and unchanged as long
+  //       as the Method); once, between load and the first execute, or
+  //       between executes. InvalidArgument for a short or misaligned
+  //       span, InvalidState when called twice.
+  // Without it the method runs as written. Results agree with the
+  // unprepared method up to float rounding (the same packed product is
+  // used; only the per-call packing and the transpose are gone). A
+  // transpose whose only reader uses a prepared operand is skipped at
+  // execute, unless fusion is disabled or a tracer wants intermediate
+  // outputs (then it runs, so its output exists).
+  size_t prepared_operands_bytes() const { return prepared_bytes_; }
+  size_t num_prepared_operands() const { return operands_prepared_ ? num_prepared_ : 0; }
+  Error prepare_operands(Span<uint8_t> memory);
+
   // Attaches an event tracer (runtime/core/event_tracer.h) to later
   // execute() calls, or detaches it with null. The tracer must outlive
   // every execute() it is attached for. While its debug level is
@@ -142,6 +164,17 @@ class Method final {
     int32_t b;  // move to / jump destination
     uint32_t fusion;  // kernel calls: 1 + index into fusions_ when a fused
                       // sequence starts here, else 0
+    uint32_t prepared = 0;  // kernel calls: 1 + index into prepared_ once
+                            // prepare_operands() gave its operand, else 0
+    bool skip = false;      // a transpose only a prepared operand read
+  };
+  struct PreparedSlot {
+    Instruction* consumer;
+    Instruction* producer;  // the skipped transpose, or null
+    const OperandPreparation* preparation;
+    OperandSource source;
+    size_t offset, bytes;  // in the application's memory
+    PreparedOperand operand;
   };
   struct FusedSequence {
     const FusionPattern* pattern;
@@ -187,6 +220,12 @@ class Method final {
   bool referenced_elsewhere(size_t value, const Instruction* skip_a, const Instruction* skip_b,
                             Span<EValue*> own_lists) const;
   Error run_fused(const Instruction& instruction, size_t chain, size_t pc, bool* ran);
+  // Prepared operands (method_prepare.cpp).
+  Error plan_prepared_operands();
+  bool is_constant_tensor(const EValue* value) const;
+  bool in_fused_sequence(const Instruction& instruction) const;
+  bool find_operand_source(Instruction& consumer, size_t operand, OperandSource* source,
+                           Instruction** producer);
 
   // Execute helpers (method.cpp).
   Error run_chains();
@@ -224,6 +263,10 @@ class Method final {
   FusedSequence* fusions_ = nullptr;
   size_t num_fusions_ = 0;
   bool fusion_enabled_ = true;
+  PreparedSlot* prepared_ = nullptr;
+  size_t num_prepared_ = 0;
+  size_t prepared_bytes_ = 0;
+  bool operands_prepared_ = false;
   EventTracer* event_tracer_ = nullptr;
   // Buffers of EXTERNAL constant tensors (from .ptd files), held for the
   // Method's life.

@@ -55,6 +55,7 @@ Result<Method> Method::load(const Program* program, const ember_fb::ExecutionPla
   EMBER_RETURN_IF_ERROR(method.resolve_operators_and_backends());
   EMBER_RETURN_IF_ERROR(method.parse_chains());
   EMBER_RETURN_IF_ERROR(method.plan_fusions());
+  EMBER_RETURN_IF_ERROR(method.plan_prepared_operands());
   EMBER_RETURN_IF_ERROR(method.init_delegates());
   method.input_set_ = allocate_or_report<bool>(memory_manager->method_allocator(),
                                                method.inputs_size(), name,

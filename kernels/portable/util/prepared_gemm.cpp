@@ -1,0 +1,71 @@
+#include "kernels/portable/util/prepared_gemm.h"
+
+#include <cstring>
+
+#include "kernels/optimized/gemm.h"
+
+namespace ember {
+namespace {
+
+// Ahead of the panels; 64 bytes so the panels stay 64-byte aligned.
+struct PackedHeader {
+  uint32_t magic;
+  uint32_t isa;
+  uint64_t k, n;
+  uint8_t pad[40];
+};
+static_assert(sizeof(PackedHeader) == 64, "panels start 64-byte aligned");
+constexpr uint32_t kMagic = 0x42504D47;  // "GMPB"
+
+// The product's k and n if `operand` is a Float [k, n] B that `source`
+// can give (its constant is Float, contiguous, [k, n] or its transpose).
+bool product_dims(const EValue& operand, const OperandSource& source, size_t* k, size_t* n) {
+  if (!operand.is_tensor()) return false;
+  const Tensor b = operand.to_tensor();
+  const Tensor& c = source.constant;
+  if (b.scalar_type() != ScalarType::Float || c.scalar_type() != ScalarType::Float ||
+      b.dim() != 2 || c.dim() != 2 || !c.is_contiguous()) {
+    return false;
+  }
+  *k = size_t(b.sizes()[0]), *n = size_t(b.sizes()[1]);
+  const size_t rows = source.transposed ? *n : *k, cols = source.transposed ? *k : *n;
+  return size_t(c.sizes()[0]) == rows && size_t(c.sizes()[1]) == cols && *k > 0 && *n > 0;
+}
+
+}  // namespace
+
+size_t gemm_b_operand_bytes(const EValue& operand, const OperandSource& source) {
+  size_t k = 0, n = 0;
+  if (!product_dims(operand, source, &k, &n)) return 0;
+  return sizeof(PackedHeader) + opt::gemm_packed_b_floats(k, n, opt::best_isa()) * sizeof(float);
+}
+
+void prepare_gemm_b_operand(const EValue& operand, const OperandSource& source, void* out) {
+  size_t k = 0, n = 0;
+  if (!product_dims(operand, source, &k, &n)) return;
+  const opt::Isa isa = opt::best_isa();
+  PackedHeader header{};
+  header.magic = kMagic, header.isa = uint32_t(isa), header.k = k, header.n = n;
+  std::memcpy(out, &header, sizeof(header));
+  float* packed = reinterpret_cast<float*>(static_cast<char*>(out) + sizeof(header));
+  const float* c = source.constant.const_data_ptr<float>();
+  if (source.transposed) {
+    opt::pack_gemm_bt(k, n, c, k, packed, isa);  // the constant is [n, k]
+  } else {
+    opt::pack_gemm_b(k, n, c, n, packed, isa);
+  }
+}
+
+const float* prepared_gemm_b(const KernelContext& ctx, int64_t k, int64_t n) {
+  const PreparedOperand* p = ctx.prepared_operand();
+  if (p == nullptr || p->bytes < sizeof(PackedHeader)) return nullptr;
+  PackedHeader header;
+  std::memcpy(&header, p->data, sizeof(header));
+  if (header.magic != kMagic || header.isa != uint32_t(opt::best_isa()) ||
+      header.k != uint64_t(k) || header.n != uint64_t(n)) {
+    return nullptr;
+  }
+  return reinterpret_cast<const float*>(static_cast<const char*>(p->data) + sizeof(header));
+}
+
+}  // namespace ember

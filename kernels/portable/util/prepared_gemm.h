@@ -1,0 +1,28 @@
+// A float matrix product's B operand packed once from a constant (a
+// linear layer's weight, usually read through its transpose), for
+// addmm.out's and mm.out's operand preparations
+// (runtime/kernel/operand_preparation.h). The packing is the optimized
+// GEMM's own (kernels/optimized/gemm.h, pack_gemm_b / pack_gemm_bt) for
+// the ISA chosen at run time, behind a small header that says what was
+// packed, so a call uses it only when it matches.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "runtime/core/evalue.h"
+#include "runtime/kernel/kernel_context.h"
+#include "runtime/kernel/operand_preparation.h"
+
+namespace ember {
+
+// Bytes for `operand` (the call's B: Float, 2-D [k, n]) packed from
+// `source`, or 0 when this is not such a product.
+size_t gemm_b_operand_bytes(const EValue& operand, const OperandSource& source);
+// Packs it into `out` (gemm_b_operand_bytes long, 64-byte aligned).
+void prepare_gemm_b_operand(const EValue& operand, const OperandSource& source, void* out);
+// The call's packed B for a [k, n] operand, or null when the call has no
+// prepared operand or it was packed for another shape or ISA.
+const float* prepared_gemm_b(const KernelContext& ctx, int64_t k, int64_t n);
+
+}  // namespace ember

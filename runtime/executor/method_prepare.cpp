@@ -1,0 +1,176 @@
+// Prepared operands (runtime/kernel/operand_preparation.h): planned at
+// load, written when the application gives the memory.
+//
+// Plan: for each kernel call of a registered preparation's operator (not
+// inside a fused sequence), the operand must be a constant, or a
+// transpose of a 2-D constant by a permute_copy.out that nothing but this
+// call reads. The preparation says how many bytes it wants; slots are
+// laid out 64-byte aligned, counted in one pass and recorded in a second
+// (method allocator, as for fusions).
+//
+// Prepare: each slot's bytes are written, then the call is pointed at its
+// slot and its transpose, if any, marked to be skipped.
+#include <cstring>
+
+#include "runtime/core/error_message.h"
+#include "runtime/executor/method.h"
+#include "schema/program_generated.h"
+
+namespace ember {
+namespace {
+
+constexpr size_t kPreparedAlignment = 64;
+
+size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
+
+// True if the program's operator is `full` ("aten::permute_copy.out").
+bool operator_named(const ember_fb::Operator* op, const char* full) {
+  const char* name = op->name()->c_str();
+  const size_t n = std::strlen(name);
+  if (std::strncmp(full, name, n) != 0) return false;
+  const char* overload = op->overload() ? op->overload()->c_str() : "";
+  if (overload[0] == '\0') return full[n] == '\0';
+  return full[n] == '.' && std::strcmp(full + n + 1, overload) == 0;
+}
+
+// dims of a 2-D permute that swaps the two axes: [1, 0], negatives allowed.
+bool swaps_two_axes(const EValue& dims) {
+  if (!dims.is_int_list()) return false;
+  const Span<int64_t> d = dims.to_int_list();
+  if (d.size() != 2) return false;
+  const int64_t a = d[0] < 0 ? d[0] + 2 : d[0];
+  const int64_t b = d[1] < 0 ? d[1] + 2 : d[1];
+  return a == 1 && b == 0;
+}
+
+}  // namespace
+
+bool Method::is_constant_tensor(const EValue* value) const {
+  const size_t index = size_t(value - values_);
+  if (index >= num_values_ || !value->is_tensor()) return false;
+  const ember_fb::Tensor* t = plan_->values()->Get(uint32_t(index))->val_as_Tensor();
+  if (t == nullptr || t->allocation_info() != nullptr) return false;
+  const bool external = t->extra_tensor_info() != nullptr &&
+                        t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL;
+  return (t->data_buffer_idx() > 0 || external) && value->to_tensor().const_data_ptr() != nullptr;
+}
+
+bool Method::in_fused_sequence(const Instruction& ins) const {
+  for (size_t f = 0; f < num_fusions_; ++f) {
+    for (size_t k = 0; k < fusions_[f].pattern->count; ++k) {
+      if (fusions_[f].calls[k].data() == ins.args) return true;
+    }
+  }
+  return false;
+}
+
+// The operand's source, and the transpose that produces it (null when
+// the operand is itself a constant). False when it is neither.
+bool Method::find_operand_source(Instruction& consumer, size_t operand, OperandSource* source,
+                                 Instruction** producer) {
+  EValue* v = consumer.args[operand];
+  *producer = nullptr;
+  if (is_constant_tensor(v)) {
+    source->constant = v->to_tensor();
+    source->transposed = false;
+    return true;
+  }
+  size_t uses = 0;
+  for (size_t i = 0; i < consumer.num_args; ++i) uses += consumer.args[i] == v ? 1 : 0;
+  if (uses != 1) return false;
+  for (size_t c = 0; c < num_chains_ && *producer == nullptr; ++c) {
+    for (size_t pc = 0; pc < chains_[c].size; ++pc) {
+      Instruction& ins = chains_[c].instructions[pc];
+      if (ins.kind == InstructionKind::Kernel && ins.num_args >= 3 && ins.args[2] == v &&
+          operator_named(plan_->operators()->Get(ins.index), "aten::permute_copy.out")) {
+        *producer = &ins;
+        break;
+      }
+    }
+  }
+  Instruction* p = *producer;
+  if (p == nullptr || in_fused_sequence(*p) || !is_constant_tensor(p->args[0]) ||
+      p->args[0]->to_tensor().dim() != 2 || !swaps_two_axes(*p->args[1])) {
+    *producer = nullptr;
+    return false;
+  }
+  const Span<EValue*> own(p->args, p->num_args);
+  if (referenced_elsewhere(size_t(v - values_), p, &consumer, own)) {
+    *producer = nullptr;
+    return false;
+  }
+  source->constant = p->args[0]->to_tensor();
+  source->transposed = true;
+  return true;
+}
+
+Error Method::plan_prepared_operands() {
+  if (num_operand_preparations() == 0) return Error::Ok;
+  // Two passes: count, then allocate exactly and record.
+  for (int pass = 0; pass < 2; ++pass) {
+    size_t found = 0, bytes = 0;
+    for (size_t c = 0; c < num_chains_; ++c) {
+      for (size_t pc = 0; pc < chains_[c].size; ++pc) {
+        Instruction& ins = chains_[c].instructions[pc];
+        if (ins.kind != InstructionKind::Kernel || in_fused_sequence(ins)) continue;
+        const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
+        for (size_t p = 0; p < num_operand_preparations(); ++p) {
+          const OperandPreparation& prep = operand_preparation(p);
+          if (prep.operand >= ins.num_args || !operator_named(op, prep.op)) continue;
+          OperandSource source;
+          Instruction* producer = nullptr;
+          if (!find_operand_source(ins, prep.operand, &source, &producer)) continue;
+          const Span<EValue*> args(ins.args, ins.num_args);
+          const size_t want = prep.bytes(args, source);
+          if (want == 0) continue;
+          if (pass == 1) {
+            prepared_[found] = PreparedSlot{&ins, producer, &prep, source, bytes, want, {}};
+          }
+          ++found;
+          bytes += round_up(want, kPreparedAlignment);
+          break;
+        }
+      }
+    }
+    if (found == 0) return Error::Ok;
+    if (pass == 0) {
+      prepared_ = memory_manager_->method_allocator()->allocate_array<PreparedSlot>(found);
+      EMBER_CHECK_OR_RETURN(prepared_ != nullptr, Error::MemoryAllocationFailed,
+                            "method '%s': method allocator exhausted allocating %zu prepared "
+                            "operand slots",
+                            shown_name().c_str(), found);
+    } else {
+      num_prepared_ = found;
+      prepared_bytes_ = bytes;
+    }
+  }
+  return Error::Ok;
+}
+
+Error Method::prepare_operands(Span<uint8_t> memory) {
+  EMBER_CHECK_OR_RETURN(!operands_prepared_, Error::InvalidState,
+                        "method '%s': operands were already prepared", shown_name().c_str());
+  if (num_prepared_ == 0) return Error::Ok;
+  EMBER_CHECK_OR_RETURN(memory.size() >= prepared_bytes_, Error::InvalidArgument,
+                        "method '%s': prepared operands need %zu bytes, got %zu",
+                        shown_name().c_str(), prepared_bytes_, memory.size());
+  EMBER_CHECK_OR_RETURN(
+      reinterpret_cast<uintptr_t>(memory.data()) % kPreparedAlignment == 0,
+      Error::InvalidArgument, "method '%s': prepared operand memory must be %zu-byte aligned",
+      shown_name().c_str(), kPreparedAlignment);
+  for (size_t i = 0; i < num_prepared_; ++i) {
+    PreparedSlot& slot = prepared_[i];
+    void* out = memory.data() + slot.offset;
+    slot.preparation->prepare(Span<EValue*>(slot.consumer->args, slot.consumer->num_args),
+                              slot.source, out);
+    slot.operand = PreparedOperand{slot.preparation, out, slot.bytes};
+  }
+  for (size_t i = 0; i < num_prepared_; ++i) {
+    prepared_[i].consumer->prepared = uint32_t(i + 1);
+    if (prepared_[i].producer != nullptr) prepared_[i].producer->skip = true;
+  }
+  operands_prepared_ = true;
+  return Error::Ok;
+}
+
+}  // namespace ember
