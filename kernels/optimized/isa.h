@@ -5,7 +5,7 @@
 // templates over GCC/Clang vector types (VecF4, VecF8, VecF16), and
 // instantiated per ISA: in plain functions (baseline), in functions
 // marked EMBER_OPT_TARGET_AVX2 (AVX2 + FMA) and EMBER_OPT_TARGET_AVX512
-// (AVX-512F). best_isa() picks the widest one the CPU and OS support,
+// (AVX-512F/DQ/BW/VL). best_isa() picks the widest one the CPU and OS support,
 // once; every kernel also takes an explicit Isa so that tests run each
 // path. On other targets only the baseline exists (VecF4 lowers to NEON
 // or to scalar code).
@@ -22,7 +22,12 @@ namespace ember::opt {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
 #define EMBER_OPT_X86_DISPATCH 1
 #define EMBER_OPT_TARGET_AVX2 __attribute__((target("avx2,fma")))
-#define EMBER_OPT_TARGET_AVX512 __attribute__((target("avx512f,avx2,fma")))
+// AVX-512 with DQ, BW and VL (every AVX-512 CPU since Skylake-SP has
+// them): GCC 12 turns a vector compare into a vector of lane masks only
+// with AVX-512DQ (vpmovm2d); with AVX-512F alone it compared lane by lane
+// in scalar code, which made softmax and max pooling several times slower.
+#define EMBER_OPT_TARGET_AVX512 \
+  __attribute__((target("avx512f,avx512dq,avx512bw,avx512vl,avx2,fma")))
 #else
 #define EMBER_OPT_X86_DISPATCH 0
 #endif
@@ -39,7 +44,9 @@ inline bool isa_supported(Isa isa) {
   switch (isa) {
     case Isa::kBaseline: return true;
     case Isa::kAvx2: return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    case Isa::kAvx512: return __builtin_cpu_supports("avx512f");
+    case Isa::kAvx512:
+      return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
+             __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl");
   }
   return false;
 #else
@@ -56,7 +63,7 @@ inline Isa best_isa() {
 }
 
 inline const char* isa_name(Isa isa) {
-  return isa == Isa::kAvx512 ? "avx512f" : isa == Isa::kAvx2 ? "avx2+fma" : "baseline";
+  return isa == Isa::kAvx512 ? "avx512" : isa == Isa::kAvx2 ? "avx2+fma" : "baseline";
 }
 
 typedef float VecF4 __attribute__((vector_size(16)));

@@ -24,10 +24,15 @@ EMBER_OPT_INLINE void load_part(V& v, const float* p, size_t count, float fill) 
   for (size_t i = 0; i < W; ++i) buf[i] = i < count ? p[i] : fill;
   load_vec(v, buf);
 }
-// Lane-wise max that keeps a NaN from either side.
+// A running lane-wise max. A NaN may be dropped here: it still reaches
+// every output of its row (or column) through exp and the sum, as the
+// reference's NaN max would. One select per step: when a loop iteration
+// combines two vector compares (an OR of masks, or chained selects),
+// GCC 12 compares AVX-512 lanes one by one in scalar code, several times
+// slower.
 template <typename V>
-EMBER_OPT_INLINE void vmax(const V& a, const V& b, V& out) {
-  out = (a > b) | (a != a) ? a : b;
+EMBER_OPT_INLINE void max_step(V& mx, const V& x) {
+  mx = mx > x ? mx : x;
 }
 
 // One row of `dim` contiguous floats.
@@ -37,8 +42,8 @@ EMBER_OPT_INLINE void softmax_row(size_t dim, const float* in, float* out, bool 
   using M = VMath<VF, VI>;
   VF mx = VF{} - INFINITY, x;
   size_t i = 0;
-  for (; i + W <= dim; i += W) load_vec(x, in + i), vmax(mx, x, mx);
-  if (i < dim) load_part(x, in + i, dim - i, -INFINITY), vmax(mx, x, mx);
+  for (; i + W <= dim; i += W) load_vec(x, in + i), max_step(mx, x);
+  if (i < dim) load_part(x, in + i, dim - i, -INFINITY), max_step(mx, x);
   const float m = lane_max(mx);
   VF sum{}, e;
   for (i = 0; i + W <= dim; i += W) {
@@ -74,7 +79,7 @@ EMBER_OPT_INLINE void softmax_columns(size_t dim, size_t inner, const float* in,
   VF mx = VF{} - INFINITY, x, e, sum{};
   for (size_t d = 0; d < dim; ++d) {
     full ? load_vec(x, in + d * inner) : load_part(x, in + d * inner, count, -INFINITY);
-    vmax(mx, x, mx);
+    max_step(mx, x);
   }
   for (size_t d = 0; d < dim; ++d) {
     full ? load_vec(x, in + d * inner) : load_part(x, in + d * inner, count, -INFINITY);

@@ -210,5 +210,30 @@ TEST(Softmax, NanRowIsNanAndInPlaceWorks) {
   }
 }
 
+// Columns (inner > 1), wider than any vector: a NaN makes its own column
+// NaN, in every lane position, and leaves the others alone.
+TEST(Softmax, NanColumnIsNanOthersSumToOne) {
+  const size_t dim = 3, inner = 37;
+  for (Isa isa : supported_isas()) {
+    for (size_t bad : {size_t(0), size_t(5), size_t(17), size_t(36)}) {
+      for (bool log : {false, true}) {
+        std::vector<float> x(dim * inner), out(x.size());
+        for (size_t i = 0; i < x.size(); ++i) x[i] = float(i % 7) * 0.25f - 0.5f;
+        x[1 * inner + bad] = NAN;
+        softmax_f32(1, dim, inner, x.data(), out.data(), log, isa);
+        for (size_t c = 0; c < inner; ++c) {
+          double sum = 0;
+          for (size_t d = 0; d < dim; ++d) {
+            const float v = out[d * inner + c];
+            if (c == bad) EXPECT_TRUE(std::isnan(v)) << isa_name(isa) << " column " << c;
+            sum += log ? std::exp(double(v)) : v;
+          }
+          if (c != bad) EXPECT_NEAR(sum, 1.0, 1e-5) << isa_name(isa) << " column " << c;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ember::opt
