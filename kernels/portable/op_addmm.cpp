@@ -54,6 +54,13 @@ void addmm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   const double beta_v = beta.to_double();
+  // A linear layer whose weight was prepared: the bias rides in the GEMM.
+  if (out.scalar_type() == ScalarType::Float && beta_v == 1.0 && alpha.to_double() == 1.0 &&
+      self.dim() >= 1 && self.numel() == n && self.sizes()[self.dim() - 1] == n &&
+      prepared_linear_f32(ctx, m, n, k, mat1.const_data_ptr<float>(),
+                          self.const_data_ptr<float>(), out.mutable_data_ptr<float>())) {
+    return;
+  }
   if (beta_v != 0.0 && !copy_broadcast(a, self, out)) {
     return;
   }

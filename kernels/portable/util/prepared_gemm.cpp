@@ -68,4 +68,21 @@ const float* prepared_gemm_b(const KernelContext& ctx, int64_t k, int64_t n) {
   return reinterpret_cast<const float*>(static_cast<const char*>(p->data) + sizeof(header));
 }
 
+bool prepared_linear_f32(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const float* a,
+                         const float* bias, float* out) {
+  const float* packed = prepared_gemm_b(ctx, k, n);
+  if (packed == nullptr || (bias < out + m * n && out < bias + n)) return false;
+  const opt::Isa isa = opt::best_isa();
+  const size_t padded = opt::gemm_packed_b_floats(1, size_t(n), isa);
+  float* col_bias = static_cast<float*>(ctx.allocate_temp(padded * sizeof(float), 64));
+  if (col_bias == nullptr) return false;
+  std::memcpy(col_bias, bias, size_t(n) * sizeof(float));
+  std::memset(col_bias + n, 0, (padded - size_t(n)) * sizeof(float));
+  opt::GemmEpilogue epilogue{};
+  epilogue.col_bias = col_bias;
+  opt::gemm_f32_packed_parallel(size_t(m), size_t(n), size_t(k), a, size_t(k), packed, out,
+                                size_t(n), isa, &epilogue);
+  return true;
+}
+
 }  // namespace ember

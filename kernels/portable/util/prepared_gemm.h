@@ -25,4 +25,12 @@ void prepare_gemm_b_operand(const EValue& operand, const OperandSource& source, 
 // prepared operand or it was packed for another shape or ISA.
 const float* prepared_gemm_b(const KernelContext& ctx, int64_t k, int64_t n);
 
+// out[m, n] = a[m, k] @ B + bias[n] on the call's prepared B, the bias
+// added in the GEMM's epilogue (no pass over out before or after). False,
+// having written nothing, when the call has no prepared B for [k, n],
+// bias overlaps out, or temp memory for the bias padded to whole panels
+// runs out: the caller then takes its general path.
+bool prepared_linear_f32(KernelContext& ctx, int64_t m, int64_t n, int64_t k, const float* a,
+                         const float* bias, float* out);
+
 }  // namespace ember
