@@ -13,20 +13,11 @@
 
 #include "runtime/core/error_message.h"
 #include "runtime/executor/method.h"
+#include "runtime/executor/operator_name.h"
 #include "schema/program_generated.h"
 
 namespace ember {
 namespace {
-
-// True if the program's operator is `full` ("aten::convolution.out").
-bool operator_is(const ember_fb::Operator* op, const char* full) {
-  const char* name = op->name()->c_str();
-  const size_t n = std::strlen(name);
-  if (std::strncmp(full, name, n) != 0) return false;
-  const char* overload = op->overload() ? op->overload()->c_str() : "";
-  if (overload[0] == '\0') return full[n] == '\0';
-  return full[n] == '.' && std::strcmp(full + n + 1, overload) == 0;
-}
 
 size_t occurrences(const EValue* v, Span<EValue*> args) {
   size_t n = 0;
@@ -50,6 +41,15 @@ bool list_holds(const EValue& list, const EValue* v) {
 }
 
 }  // namespace
+
+bool operator_is(const ember_fb::Operator* op, const char* full) {
+  const char* name = op->name()->c_str();
+  const size_t n = std::strlen(name);
+  if (std::strncmp(full, name, n) != 0) return false;
+  const char* overload = op->overload() ? op->overload()->c_str() : "";
+  if (overload[0] == '\0') return full[n] == '\0';
+  return full[n] == '.' && std::strcmp(full + n + 1, overload) == 0;
+}
 
 // Whether any instruction other than `skip_a` and `skip_b`, any list
 // other than those in `own_lists`, or the method's inputs or outputs

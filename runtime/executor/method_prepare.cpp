@@ -14,6 +14,7 @@
 
 #include "runtime/core/error_message.h"
 #include "runtime/executor/method.h"
+#include "runtime/executor/operator_name.h"
 #include "schema/program_generated.h"
 
 namespace ember {
@@ -22,16 +23,6 @@ namespace {
 constexpr size_t kPreparedAlignment = 64;
 
 size_t round_up(size_t n, size_t to) { return (n + to - 1) / to * to; }
-
-// True if the program's operator is `full` ("aten::permute_copy.out").
-bool operator_named(const ember_fb::Operator* op, const char* full) {
-  const char* name = op->name()->c_str();
-  const size_t n = std::strlen(name);
-  if (std::strncmp(full, name, n) != 0) return false;
-  const char* overload = op->overload() ? op->overload()->c_str() : "";
-  if (overload[0] == '\0') return full[n] == '\0';
-  return full[n] == '.' && std::strcmp(full + n + 1, overload) == 0;
-}
 
 // dims of a 2-D permute that swaps the two axes: [1, 0], negatives allowed.
 bool swaps_two_axes(const EValue& dims) {
@@ -82,7 +73,7 @@ bool Method::find_operand_source(Instruction& consumer, size_t operand, OperandS
     for (size_t pc = 0; pc < chains_[c].size; ++pc) {
       Instruction& ins = chains_[c].instructions[pc];
       if (ins.kind == InstructionKind::Kernel && ins.num_args >= 3 && ins.args[2] == v &&
-          operator_named(plan_->operators()->Get(ins.index), "aten::permute_copy.out")) {
+          operator_is(plan_->operators()->Get(ins.index), "aten::permute_copy.out")) {
         *producer = &ins;
         break;
       }
@@ -116,7 +107,7 @@ Error Method::plan_prepared_operands() {
         const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
         for (size_t p = 0; p < num_operand_preparations(); ++p) {
           const OperandPreparation& prep = operand_preparation(p);
-          if (prep.operand >= ins.num_args || !operator_named(op, prep.op)) continue;
+          if (prep.operand >= ins.num_args || !operator_is(op, prep.op)) continue;
           OperandSource source;
           Instruction* producer = nullptr;
           if (!find_operand_source(ins, prep.operand, &source, &producer)) continue;

@@ -21,6 +21,7 @@
 #include "runtime/core/hierarchical_allocator.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/executor/program.h"
+#include "test/runtime/event_name_counter.h"
 
 namespace ember {
 namespace {
@@ -121,27 +122,6 @@ const Case kCases[] = {{"fused_cnn.portable.bpte", 4},
                        {"tiny_cnn.portable.bpte", 2},
                        {"residual_cnn.portable.bpte", 3}};
 
-// Counts the nested kernel events a traced run reports: "fused:<pattern>"
-// for a sequence that ran fused.
-class FusedEventCounter final : public EventTracer {
- public:
-  size_t fused = 0;
-  size_t kernels = 0;
-  void create_event_block(const char*) override {}
-  EventTracerEntry start_profiling(const char* name, int32_t, int32_t) override {
-    if (std::strncmp(name, "fused:", 6) == 0) ++fused;
-    if (std::strncmp(name, "native_call_", 12) == 0) ++kernels;
-    return {};
-  }
-  void end_profiling(const EventTracerEntry&) override {}
-  EventTracerEntry start_profiling_delegate(const char*, int32_t) override { return {}; }
-  void end_profiling_delegate(const EventTracerEntry&, Span<const uint8_t>) override {}
-  void log_profiling_delegate(const char*, int32_t, uint64_t, uint64_t,
-                              Span<const uint8_t>) override {}
-  void log_value(const EValue&, LoggedValueKind) override {}
-  void log_delegate_output(const char*, int32_t, const Tensor&) override {}
-};
-
 TEST(MethodFusion, FindsOnlyDeadIntermediates) {
   for (const Case& c : kCases) {
     auto b = open_bundle(c.file);
@@ -161,10 +141,10 @@ TEST(MethodFusion, EverySequenceRunsFused) {
     ASSERT_NE(b, nullptr);
     auto l = load(*b->program, size_t(16) << 20);
     ASSERT_NE(l, nullptr) << last_error_message();
-    FusedEventCounter counter;
+    testing::EventNameCounter counter;  // fused sequences report "fused:<pattern>"
     l->method->set_event_tracer(&counter);
     run(*b, *l, 0);
-    EXPECT_EQ(counter.fused, c.fused);
+    EXPECT_EQ(counter.count("fused:"), c.fused);
   }
 }
 

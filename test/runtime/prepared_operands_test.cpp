@@ -16,66 +16,32 @@
 #include <string>
 #include <vector>
 
-#include "extension/data_loader/buffer_data_loader.h"
 #include "extension/module/module.h"
 #include "runtime/core/error_message.h"
-#include "runtime/core/hierarchical_allocator.h"
-#include "runtime/core/memory_manager.h"
-#include "runtime/executor/program.h"
+#include "test/runtime/event_name_counter.h"
 #include "test/runtime/fixture_util.h"
+#include "test/runtime/raw_method.h"
 
 namespace ember {
 namespace {
 
 using testing::fixture_path;
-using testing::read_file_bytes;
 using testing::run_and_check;
 
-// A fixture's bytes in memory the test owns (so it can change them), its
-// program, and one method with its own memory.
+// A fixture's method loaded with the test's own memory (raw_method.h:
+// its bytes are the test's, so it can change them), and the memory its
+// prepared operands get.
 struct Loaded {
-  std::vector<uint64_t> file;  // 8-byte aligned copy of the .pte
-  size_t file_bytes = 0;
-  std::unique_ptr<BufferDataLoader> loader;
-  std::unique_ptr<Program> program;
-  std::vector<std::vector<uint8_t>> planned;
-  std::vector<Span<uint8_t>> spans;
-  std::unique_ptr<HierarchicalAllocator> planned_memory;
-  std::vector<uint8_t> method_pool, temp_pool;
-  std::unique_ptr<MemoryAllocator> method_allocator, temp_allocator;
-  std::unique_ptr<MemoryManager> memory;
-  std::unique_ptr<Method> method;
-  std::vector<uint64_t> prepared;  // the prepared operands' memory
+  std::unique_ptr<testing::Raw> raw;
+  Method* method = nullptr;
+  std::vector<uint64_t> prepared;
 };
 
 std::unique_ptr<Loaded> load(const std::string& fixture) {
   auto l = std::make_unique<Loaded>();
-  const std::vector<uint8_t> raw = read_file_bytes(fixture_path(fixture));
-  if (raw.empty()) return nullptr;
-  l->file.assign(raw.size() / 8 + 1, 0);
-  std::memcpy(l->file.data(), raw.data(), raw.size());
-  l->file_bytes = raw.size();
-  l->loader = std::make_unique<BufferDataLoader>(l->file.data(), raw.size());
-  Result<Program> p = Program::load(l->loader.get());
-  if (!p.ok()) return nullptr;
-  l->program = std::make_unique<Program>(std::move(*p));
-  MethodMeta meta = *l->program->method_meta("forward");
-  for (size_t i = 0; i < meta.num_memory_planned_buffers(); ++i) {
-    l->planned.emplace_back(size_t(*meta.memory_planned_buffer_size(i)));
-  }
-  for (auto& b : l->planned) l->spans.emplace_back(b.data(), b.size());
-  l->planned_memory = std::make_unique<HierarchicalAllocator>(
-      Span<Span<uint8_t>>(l->spans.data(), l->spans.size()));
-  l->method_pool.resize(size_t(1) << 20);
-  l->temp_pool.resize(size_t(1) << 20);
-  l->method_allocator =
-      std::make_unique<MemoryAllocator>(l->method_pool.data(), l->method_pool.size());
-  l->temp_allocator = std::make_unique<MemoryAllocator>(l->temp_pool.data(), l->temp_pool.size());
-  l->memory = std::make_unique<MemoryManager>(l->method_allocator.get(),
-                                              l->planned_memory.get(), l->temp_allocator.get());
-  Result<Method> m = l->program->load_method("forward", l->memory.get());
-  if (!m.ok()) return nullptr;
-  l->method = std::make_unique<Method>(std::move(*m));
+  l->raw = testing::load_raw_file(fixture_path(fixture), "forward");
+  if (l->raw == nullptr) return nullptr;
+  l->method = l->raw->method.get();
   return l;
 }
 
@@ -93,25 +59,6 @@ std::vector<float> output0(const Method& m) {
   return std::vector<float>(t.const_data_ptr<float>(), t.const_data_ptr<float>() + t.numel());
 }
 
-// Counts the kernel events a profiled run reports, by operator.
-class KernelEventCounter final : public EventTracer {
- public:
-  size_t permutes = 0, addmms = 0;
-  void create_event_block(const char*) override {}
-  EventTracerEntry start_profiling(const char* name, int32_t, int32_t) override {
-    if (std::strstr(name, "permute_copy") != nullptr) ++permutes;
-    if (std::strstr(name, "addmm") != nullptr) ++addmms;
-    return {};
-  }
-  void end_profiling(const EventTracerEntry&) override {}
-  EventTracerEntry start_profiling_delegate(const char*, int32_t) override { return {}; }
-  void end_profiling_delegate(const EventTracerEntry&, Span<const uint8_t>) override {}
-  void log_profiling_delegate(const char*, int32_t, uint64_t, uint64_t,
-                              Span<const uint8_t>) override {}
-  void log_value(const EValue&, LoggedValueKind) override {}
-  void log_delegate_output(const char*, int32_t, const Tensor&) override {}
-};
-
 TEST(PreparedOperands, PlannedPerLinearLayerAndInactiveUntilPrepared) {
   for (const char* fixture : {"mlp", "linear"}) {
     SCOPED_TRACE(fixture);
@@ -120,14 +67,14 @@ TEST(PreparedOperands, PlannedPerLinearLayerAndInactiveUntilPrepared) {
     EXPECT_GT(l->method->prepared_operands_bytes(), 0u);
     EXPECT_EQ(l->method->num_prepared_operands(), 0u);
     run_and_check(*l->method, fixture, "forward");
-    KernelEventCounter counter;
+    testing::EventNameCounter counter;
     l->method->set_event_tracer(&counter);
     ASSERT_EQ(l->method->execute(), Error::Ok) << last_error_message();
     // Unprepared, every transpose runs, one per linear layer.
-    EXPECT_EQ(counter.permutes, counter.addmms);
-    EXPECT_GT(counter.addmms, 0u);
+    EXPECT_EQ(counter.count("permute_copy"), counter.count("addmm"));
+    EXPECT_GT(counter.count("addmm"), 0u);
     ASSERT_EQ(prepare(*l), Error::Ok) << last_error_message();
-    EXPECT_EQ(l->method->num_prepared_operands(), counter.addmms);
+    EXPECT_EQ(l->method->num_prepared_operands(), counter.count("addmm"));
   }
 }
 
@@ -150,14 +97,14 @@ TEST(PreparedOperands, MatchPyTorchAndTheUnpreparedMethod) {
 
 // Zeroes every 2-D constant (the weights) in the program's bytes.
 size_t zero_weights(Loaded& l) {
-  const uint8_t* lo = reinterpret_cast<const uint8_t*>(l.file.data());
+  const uint8_t* lo = l.raw->bytes.data();
   size_t zeroed = 0;
   for (size_t i = 0; i < l.method->num_values(); ++i) {
     const EValue& v = l.method->value(i);
     if (!v.is_tensor() || v.to_tensor().dim() != 2) continue;
     const Tensor t = v.to_tensor();
     const uint8_t* p = static_cast<const uint8_t*>(t.const_data_ptr());
-    if (p >= lo && p < lo + l.file_bytes) {
+    if (p >= lo && p < lo + l.raw->bytes.size()) {
       std::memset(const_cast<uint8_t*>(p), 0, t.nbytes());
       ++zeroed;
     }
@@ -190,27 +137,27 @@ TEST(PreparedOperands, TransposesSkippedUnlessFusionOffOrIntermediatesWanted) {
   run_and_check(*l->method, "mlp", "forward");
   const std::vector<float> expected = output0(*l->method);
   {
-    KernelEventCounter counter;
+    testing::EventNameCounter counter;
     l->method->set_event_tracer(&counter);
     ASSERT_EQ(l->method->execute(), Error::Ok) << last_error_message();
-    EXPECT_EQ(counter.permutes, 0u);
-    EXPECT_EQ(counter.addmms, l->method->num_prepared_operands());
+    EXPECT_EQ(counter.count("permute_copy"), 0u);
+    EXPECT_EQ(counter.count("addmm"), l->method->num_prepared_operands());
   }
   {
-    KernelEventCounter counter;
+    testing::EventNameCounter counter;
     l->method->set_event_tracer(&counter);
     l->method->set_fusion_enabled(false);
     ASSERT_EQ(l->method->execute(), Error::Ok) << last_error_message();
-    EXPECT_EQ(counter.permutes, l->method->num_prepared_operands());
+    EXPECT_EQ(counter.count("permute_copy"), l->method->num_prepared_operands());
     EXPECT_EQ(output0(*l->method), expected);
     l->method->set_fusion_enabled(true);
   }
   {
-    KernelEventCounter counter;
+    testing::EventNameCounter counter;
     counter.set_debug_level(EventTracerDebugLevel::IntermediateOutputs);
     l->method->set_event_tracer(&counter);
     ASSERT_EQ(l->method->execute(), Error::Ok) << last_error_message();
-    EXPECT_EQ(counter.permutes, l->method->num_prepared_operands());
+    EXPECT_EQ(counter.count("permute_copy"), l->method->num_prepared_operands());
     EXPECT_EQ(output0(*l->method), expected);
   }
   l->method->set_event_tracer(nullptr);
