@@ -8,7 +8,6 @@
 
 #include "runtime/platform/threadpool.h"
 
-
 namespace ember::opt {
 namespace {
 
@@ -34,71 +33,134 @@ inline void scalar_window(const MaxPool2dShape& s, const float* ip, size_t oy, s
   *index = best_index;
 }
 
-// W outputs of row oy from column ox, every window inside the plane.
-template <typename VF, typename VI>
-EMBER_OPT_INLINE void vector_windows(const MaxPool2dShape& s, const float* ip, size_t oy,
-                                     size_t ox, float* out, int64_t* index) {
+// int64 vectors with as many lanes as VecI4, VecI8, VecI16.
+typedef int64_t VecL4 __attribute__((vector_size(32)));
+typedef int64_t VecL8 __attribute__((vector_size(64)));
+typedef int64_t VecL16 __attribute__((vector_size(128)));
+
+// One output row: its windows start at row y0 (above the plane at the
+// top border) and take the tap rows [ky0, ky1), those inside the plane.
+struct RowSpan {
+  int64_t y0;
+  size_t ky0, ky1;
+};
+
+// W outputs of one row from the window whose top-left is (r.y0, x0), lane
+// l's window lane_x[l] = l * stride_w columns further; the first n lanes
+// are stored (lanes past the row's end carry junk the caller overwrites).
+// Every load lies inside the plane (the caller checked). Without kEdge
+// the windows of the lanes the caller keeps lie inside the row; with it
+// (dilation 1 only), taps left or right of the row read as -inf and each
+// lane starts from its first tap inside, so those taps never win.
+//
+// Each lane keeps its first strict maximum among the non-NaN taps and,
+// apart, its last NaN, which wins if there is one: in scan order, that is
+// the element the scalar loop picks.
+//
+// Each mask comes from a single comparison or from integer arithmetic:
+// GCC 12 expands an OR of two comparisons of 512-bit vectors lane by lane
+// here, as this template itself is not compiled for AVX-512.
+template <typename VF, typename VI, typename VL, bool kEdge>
+EMBER_OPT_INLINE void vector_windows(const MaxPool2dShape& s, const float* ip, const RowSpan& r,
+                                     int64_t x0, size_t n, const VI& lane_x, float* out,
+                                     int64_t* index) {
   constexpr size_t W = sizeof(VF) / sizeof(float);
-  const size_t y0 = oy * s.stride_h - s.pad_h, x0 = ox * s.stride_w - s.pad_w;
-  VF best = VF{} - INFINITY, v;
-  VI nan{};
-  for (size_t ky = 0; ky < s.kernel_h; ++ky) {
-    const float* row = ip + (y0 + ky) * s.in_w + x0;
-    for (size_t kx = 0; kx < s.kernel_w; ++kx) {
-      load_strided(row + kx, s.stride_w, v);
-      best = v > best ? v : best;
-      nan |= v != v;
+  const int32_t in_w = int32_t(s.in_w), dw = int32_t(s.dilation_w);
+  // Offsets of the best element and of the last NaN (-1: none) from the
+  // top-left element of the lane's window.
+  VI at = VI{} + int32_t(r.ky0 * s.dilation_h * s.in_w), nan_at = VI{} - 1;
+  if (kEdge) {
+    const VI left = -(lane_x + int32_t(x0));  // columns left of the row
+    at += left > 0 ? left : VI{};
+  }
+  VF best = VF{} - INFINITY, nan_value = best, v;
+  for (size_t ky = r.ky0; ky < r.ky1; ++ky) {
+    const float* p = ip + (r.y0 + int64_t(ky * s.dilation_h)) * in_w + x0;
+    VI off = VI{} + int32_t(ky * s.dilation_h * s.in_w);
+    for (size_t kx = 0; kx < s.kernel_w; ++kx, p += dw, off += dw) {
+      load_strided(p, s.stride_w, v);
+      if (kEdge) {
+        // All ones where neither col nor in_w - 1 - col is negative.
+        const VI col = lane_x + int32_t(x0 + int64_t(kx));
+        const VI inside = ~((col | (in_w - 1 - col)) >> 31);
+        v = inside ? v : VF{} - INFINITY;
+      }
+      const VI take = v > best;
+      best = take ? v : best;
+      at = take ? off : at;
+      const VI nan = v != v;
+      nan_value = nan ? v : nan_value;
+      nan_at = nan ? off : nan_at;
     }
   }
-  // Lane l's first position (y, x) with a value equal to its maximum, or
-  // its last NaN; offsets from the window's top-left element.
-  VI first = VI{} - 1, last_nan = VI{} - 1;
-  for (size_t ky = 0; ky < s.kernel_h; ++ky) {
-    const float* row = ip + (y0 + ky) * s.in_w + x0;
-    for (size_t kx = 0; kx < s.kernel_w; ++kx) {
-      load_strided(row + kx, s.stride_w, v);
-      const int32_t off = int32_t(ky * s.in_w + kx);
-      first = (first < 0) & (v == best) ? VI{} + off : first;
-      last_nan = v != v ? VI{} + off : last_nan;
-    }
-  }
-  const VI pick = nan != 0 ? last_nan : first;
-  VF result = nan != 0 ? VF{} + NAN : best;
-  float vals[W];
-  int32_t offs[W];
-  store_vec(vals, result);
-  std::memcpy(offs, &pick, sizeof(offs));
-  const int64_t base = int64_t(y0 * s.in_w + x0);
-  for (size_t l = 0; l < W; ++l) {
-    out[l] = vals[l];
-    index[l] = base + int64_t(l * s.stride_w) + offs[l];
+  const VI has_nan = nan_at >= 0;
+  best = has_nan ? nan_value : best;
+  at = has_nan ? nan_at : at;
+  const VL idx = __builtin_convertvector(at + lane_x, VL) + (r.y0 * int64_t(in_w) + x0);
+  if (n == W) {
+    store_vec(out, best);
+    std::memcpy(index, &idx, sizeof(idx));
+  } else {
+    store_first(out, best, n);
+    std::memcpy(index, &idx, n * sizeof(int64_t));
   }
 }
 
-template <typename VF, typename VI>
+// One plane, row by row.
+template <typename VF, typename VI, typename VL>
 EMBER_OPT_INLINE void pool_plane(const MaxPool2dShape& s, const float* ip, float* op,
                                  int64_t* xp) {
   constexpr size_t W = sizeof(VF) / sizeof(float);
-  const bool vec = s.dilation_h == 1 && s.dilation_w == 1 && s.stride_w <= 2;
-  // A vector of W outputs may start at columns [lo, hi): its first window
-  // starts inside the row and its loads (W floats from each tap, 2W at
-  // stride 2), which cover every lane's window, end inside it.
-  const size_t lo = (s.pad_w + s.stride_w - 1) / s.stride_w;
-  size_t hi = 0;
-  const size_t reach = s.stride_w == 2 ? 2 * W : W;
-  if (s.in_w + s.pad_w >= s.kernel_w - 1 + reach) {
-    hi = (s.in_w + s.pad_w - (s.kernel_w - 1) - reach) / s.stride_w + 1;
-  }
+  const int64_t in_w = int64_t(s.in_w), plane = int64_t(s.in_h * s.in_w);
+  const int64_t sw = int64_t(s.stride_w), pw = int64_t(s.pad_w);
+  const int64_t span_w = int64_t((s.kernel_w - 1) * s.dilation_w);  // last tap's column
+  const int64_t reach = span_w + sw * int64_t(W);  // floats a vector reads from a tap row
+  // Vectors take strides 1 and 2, and offsets inside a window that fit
+  // int32 lanes; with dilation 1 also the border columns.
+  const bool vec = s.stride_w <= 2 &&
+                   int64_t(s.kernel_h * s.dilation_h + 1) * in_w + reach < (int64_t(1) << 30);
+  const bool edges = s.dilation_w == 1;
+  // Columns whose windows lie inside the row: [lo, hi).
+  const size_t lo = size_t((pw + sw - 1) / sw);
+  const size_t hi = in_w + pw > span_w
+                        ? std::min(s.out_w, size_t((in_w + pw - span_w - 1) / sw + 1))
+                        : 0;
+  VI lane_x;
+  for (size_t l = 0; l < W; ++l) lane_x[l] = int32_t(l * s.stride_w);
+  const int64_t dh = int64_t(s.dilation_h);
   for (size_t oy = 0; oy < s.out_h; ++oy) {
     float* orow = op + oy * s.out_w;
     int64_t* xrow = xp + oy * s.out_w;
-    const bool rows_inside = oy * s.stride_h >= s.pad_h &&
-                             oy * s.stride_h - s.pad_h + s.kernel_h <= s.in_h;
+    RowSpan r;
+    r.y0 = int64_t(oy * s.stride_h) - int64_t(s.pad_h);
+    r.ky0 = r.y0 < 0 ? size_t((-r.y0 + dh - 1) / dh) : 0;
+    r.ky1 = std::min(s.kernel_h, size_t((int64_t(s.in_h) - r.y0 + dh - 1) / dh));
+    // Where the first and last tap rows start, in the plane.
+    const int64_t top = (r.y0 + int64_t(r.ky0) * dh) * in_w;
+    const int64_t bottom = (r.y0 + int64_t(r.ky1 - 1) * dh) * in_w;
     size_t ox = 0;
-    if (vec && rows_inside && lo < hi) {
-      for (; ox < lo; ++ox) scalar_window(s, ip, oy, ox, orow + ox, xrow + ox);
-      for (; ox < hi && ox + W <= s.out_w; ox += W) {
-        vector_windows<VF, VI>(s, ip, oy, ox, orow + ox, xrow + ox);
+    if (vec) {
+      // The left border goes one by one unless a vector can mask it and
+      // read left of the row without leaving the plane (not in row 0).
+      const size_t first = edges && top >= pw ? 0 : std::min(lo, s.out_w);
+      const size_t last = edges ? s.out_w : hi;
+      for (; ox < first; ++ox) scalar_window(s, ip, oy, ox, orow + ox, xrow + ox);
+      // Vectors over [first, last), the last one partial, until one would
+      // read past the plane's end (bottom row).
+      while (ox < last) {
+        const int64_t x0 = int64_t(ox) * sw - pw;
+        if (bottom + x0 + reach > plane) break;
+        const size_t n = std::min(W, last - ox);
+        // A partial vector stores all W lanes where the plane's outputs
+        // go on that far: the extra ones land on outputs written again
+        // later (the rest of this row, or the next one).
+        const size_t stored = (oy * s.out_w + ox + W <= s.out_h * s.out_w) ? W : n;
+        if (x0 < 0 || x0 + int64_t(n - 1) * sw + span_w >= in_w) {
+          vector_windows<VF, VI, VL, true>(s, ip, r, x0, stored, lane_x, orow + ox, xrow + ox);
+        } else {
+          vector_windows<VF, VI, VL, false>(s, ip, r, x0, stored, lane_x, orow + ox, xrow + ox);
+        }
+        ox += n;
       }
     }
     for (; ox < s.out_w; ++ox) scalar_window(s, ip, oy, ox, orow + ox, xrow + ox);
@@ -108,16 +170,16 @@ EMBER_OPT_INLINE void pool_plane(const MaxPool2dShape& s, const float* ip, float
 using PlaneFn = void (*)(const MaxPool2dShape&, const float*, float*, int64_t*);
 
 void plane_baseline(const MaxPool2dShape& s, const float* ip, float* op, int64_t* xp) {
-  pool_plane<VecF4, VecI4>(s, ip, op, xp);
+  pool_plane<VecF4, VecI4, VecL4>(s, ip, op, xp);
 }
 #if EMBER_OPT_X86_DISPATCH
 EMBER_OPT_TARGET_AVX2 void plane_avx2(const MaxPool2dShape& s, const float* ip, float* op,
                                       int64_t* xp) {
-  pool_plane<VecF8, VecI8>(s, ip, op, xp);
+  pool_plane<VecF8, VecI8, VecL8>(s, ip, op, xp);
 }
 EMBER_OPT_TARGET_AVX512 void plane_avx512(const MaxPool2dShape& s, const float* ip, float* op,
                                           int64_t* xp) {
-  pool_plane<VecF16, VecI16>(s, ip, op, xp);
+  pool_plane<VecF16, VecI16, VecL16>(s, ip, op, xp);
 }
 #endif
 

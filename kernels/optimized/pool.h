@@ -19,10 +19,11 @@ struct MaxPool2dShape {
 // the window row by row, an element replaces the current best when it is
 // greater or NaN, so the first maximum wins and the last NaN wins. A
 // window with no element inside the plane cannot occur (the caller checked
-// the geometry). Windows wholly inside the plane with dilation 1 and
-// stride 1 or 2 take the vector path (a max per tap, then the index of the
-// first tap equal to it, both branch-free); the rest a scalar loop.
-// Spread over the pool by planes.
+// the geometry). With stride 1 or 2 along the row, outputs go by vectors
+// along each row (border rows included; border columns too with dilation
+// 1), each lane running that rule over its taps; outputs whose vector
+// would read outside the plane, and the rest, by a scalar loop. Spread
+// over the pool by planes.
 void max_pool2d_f32(const MaxPool2dShape& s, const float* in, float* out, int64_t* indices,
                     Isa isa = best_isa());
 
