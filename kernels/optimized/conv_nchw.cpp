@@ -1,5 +1,6 @@
 // NCHW convolution as GEMM over im2col packed in place (conv.h).
 #include <algorithm>
+#include <cstring>
 
 #include "kernels/optimized/conv.h"
 #include "kernels/optimized/gemm.h"
@@ -116,9 +117,32 @@ void valid_columns(const Conv2dShape& s, int64_t dx, size_t* lo, size_t* hi) {
 // valid columns computed once) every panel's NR floats are written from
 // those segments' input rows, zeros where the tap falls in the padding.
 // NR is the panel width, a constant so that the panel arithmetic is shifts.
+// A 1x1, stride-1, unpadded convolution's columns are its input rows as
+// they stand: each panel row is one copy of NR contiguous floats.
+template <size_t NR>
+void pointwise_pack(const Conv2dShape& s, const float* image, size_t k, size_t q0, size_t cols,
+                    float* packed) {
+  const size_t width = (cols + NR - 1) / NR * NR, plane = s.in_h * s.in_w;
+  for (size_t p = 0; p < k; ++p) {
+    const size_t kc = std::min<size_t>(256, k - p / 256 * 256);
+    float* row = packed + gemm_packed_index(k, width, p, 0, NR);
+    const float* src = image + p * plane + q0;
+    for (size_t j = 0; j < cols; j += NR) {
+      float* dst = row + j * kc;
+      const size_t n = std::min(NR, cols - j);
+      std::memcpy(dst, src + j, n * sizeof(float));
+      std::memset(dst + n, 0, (NR - n) * sizeof(float));
+    }
+  }
+}
+
 template <size_t NR>
 void im2col_pack(const Conv2dShape& s, const float* image, size_t k, size_t q0, size_t cols,
                  float* packed) {
+  if (s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
+      s.pad_h == 0 && s.pad_w == 0) {
+    return pointwise_pack<NR>(s, image, k, q0, cols, packed);
+  }
   struct Segment {
     uint32_t oy, ox, len, at;  // output row, first column, pixels, offset in the block
   };

@@ -85,6 +85,10 @@ TEST(ConvNchw, MatchesDirectReference) {
       make(1, 8, 9, 1, 1, 1, 1, 1, 1, 0, 1),     // one pixel
       make(1, 2, 3, 1, 5, 30, 1, 5, 1, 0, 1),    // 1x5 (a 1-D convolution)
       make(1, 16, 96, 1, 20, 20, 1, 1, 2, 0, 1), // strided pointwise
+      // Pointwise packed (not read in place): panel copies of input rows.
+      make(1, 300, 24, 1, 9, 11, 1, 1, 1, 0, 1),  // K = 300 > 256: two chunks
+      make(2, 8, 300, 1, 10, 9, 1, 1, 1, 0, 1),   // 300 channels of 90 pixels
+      make(1, 4, 270, 2, 7, 7, 1, 1, 1, 0, 1),    // grouped, 49 pixels in one part panel
       // Rows mode (stride 1, dilation 1, output rows filling panels):
       make(2, 6, 20, 1, 10, 16, 3, 3, 1, 1, 1),  // 16 wide
       make(1, 4, 12, 2, 9, 24, 3, 3, 1, 1, 1),   // grouped, a half panel per row
