@@ -4,6 +4,7 @@
 
 #include "kernels/optimized/conv.h"
 #include "kernels/optimized/gemm.h"
+#include "kernels/optimized/vec_util.h"
 #include "runtime/platform/threadpool.h"
 
 namespace ember::opt {
@@ -190,7 +191,17 @@ void im2col_pack(const Conv2dShape& s, const float* image, size_t k, size_t q0, 
         size_t x = g.ox;
         for (; x < a; ++x) *d++ = 0.0f;
         if (s.stride_w == 1) {
-          for (; x < b; ++x) *d++ = in_row[x];
+          std::memcpy(d, in_row + x, (b - x) * sizeof(float));
+          d += b - x, x = b;
+        } else if (s.stride_w == 2) {
+          // Four at a time from eight consecutive floats, stopping while
+          // the eighth is still before the segment's last read.
+          for (; x + 5 <= b; x += 4, d += 4) {
+            VecF4 v;
+            load_strided(in_row + 2 * x, 2, v);
+            store_vec(d, v);
+          }
+          for (; x < b; ++x) *d++ = in_row[x * 2];
         } else {
           for (; x < b; ++x) *d++ = in_row[x * s.stride_w];
         }
