@@ -95,6 +95,11 @@ TEST(ConvNchw, MatchesDirectReference) {
       make(1, 40, 70, 1, 8, 8, 3, 3, 1, 1, 1),   // K = 360: two chunks
       make(1, 3, 5, 1, 12, 32, 5, 5, 1, 2, 1),   // 5x5
       make(1, 8, 80, 1, 23, 56, 3, 3, 1, 1, 1),  // ResNet-like, more than one panel group
+      // Rows mode where every panel is narrow (at most half a panel):
+      // the taller tile, with row counts that leave partial tiles.
+      make(1, 20, 40, 1, 14, 14, 3, 3, 1, 1, 1),  // AVX-512 (a 14x14 ResNet layer)
+      make(1, 9, 27, 1, 8, 8, 3, 3, 1, 1, 1),     // AVX2: 8 of 16
+      make(1, 5, 13, 1, 4, 4, 3, 3, 1, 1, 1),     // baseline: 4 of 8
   };
   for (Isa isa : supported_isas()) {
     for (const Conv2dShape& s : shapes) {

@@ -217,6 +217,26 @@ EMBER_OPT_INLINE void gemm_block(const GemmBlock& g) {
   }
 }
 
+// gemm_rows_block's loops with one tile shape for every panel (MR rows
+// of NV vectors): same sums in the same order, so the same bits.
+template <typename V, int MR, int NV>
+EMBER_OPT_INLINE void gemm_rows_narrow(const RowsProduct& r) {
+  for (size_t k0 = 0; k0 < r.k; k0 += kKc) {
+    const size_t kc = std::min(kKc, r.k - k0);
+    const bool last = k0 + kc == r.k;
+    for (size_t i = 0; i < r.m; i += MR) {
+      GemmEpilogue ep{};
+      if (last && r.epilogue) ep = tile_epilogue(*r.epilogue, i, 0);
+      const size_t rows = std::min(size_t(MR), r.m - i);
+      for (size_t j = 0; j < r.panels; ++j) {
+        gemm_rows<V, MR, NV>(kc, r.a + i * r.lda + k0, r.lda, IndirectB{r.rows + j * r.k + k0},
+                             r.c[j] + i * r.ldc, r.ldc, rows, r.n[j], k0 > 0,
+                             last && r.epilogue ? &ep : nullptr);
+      }
+    }
+  }
+}
+
 // Register tiles: 4 x 8 (SSE2: 8 of 16 registers hold sums), 6 x 16
 // (AVX2: 12 of 16), 8 x 32 (AVX-512: 16 of 32).
 // Several narrow products sharing A: for panel j, c[j][m x n[j]] = a x B_j
@@ -232,6 +252,15 @@ EMBER_OPT_INLINE void gemm_rows_block(const RowsProduct& r) {
       gemm_empty(GemmBlock{r.m, r.n[j], 0, r.a, nullptr, r.c[j], r.lda, 0, r.ldc, r.epilogue, 0});
     }
     return;
+  }
+  if constexpr (NV > 1) {
+    // Every panel narrow (output rows of at most NR / 2 pixels, as a 14x14
+    // layer's at NR 32): a tile twice as tall keeps as many sums in
+    // registers as the full tile, where the narrow one would leave the
+    // multiply-adds waiting on each other.
+    bool narrow = true;
+    for (size_t j = 0; j < r.panels && narrow; ++j) narrow = r.n[j] <= (NV - 1) * (NR / NV);
+    if (narrow && r.panels > 0) return gemm_rows_narrow<V, 2 * MR, NV - 1>(r);
   }
   for (size_t k0 = 0; k0 < r.k; k0 += kKc) {
     const size_t kc = std::min(kKc, r.k - k0);
