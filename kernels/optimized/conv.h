@@ -10,9 +10,10 @@
 // copied twice. The bias is the GEMM's row epilogue.
 //
 // conv2d_depthwise_nchw_f32: groups == in_c (each output channel reads
-// one input channel): a direct per-plane kernel over a zero-padded copy of
-// the plane, one vector of output pixels per multiply-add, parallel over
-// planes.
+// one input channel): a direct per-plane kernel, one vector of output
+// pixels per multiply-add, parallel over planes. Input rows are copied,
+// as they are reached, into a small zero-bordered ring in the workspace
+// (split into even and odd columns at stride 2), never a whole plane.
 //
 // Both give the same bits for every thread count; the caller has checked
 // the geometry (out_h/out_w follow from the rest, all sizes positive).
@@ -53,8 +54,10 @@ void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
                      Isa isa = best_isa(), const ConvEpilogue* epilogue = nullptr);
 
 // groups == in_c and out_c a multiple of in_c (channel multiplier
-// out_c / in_c). Each worker copies the plane it reads into its part of
-// `workspace` with a zero border, so the inner loop has no bounds checks.
+// out_c / in_c). Each worker keeps the few input rows it is reading in
+// its part of `workspace` (a few rows' worth, not a plane), with a zero
+// border, so the inner loop has no bounds checks. `out` must not overlap
+// `in`.
 size_t conv2d_depthwise_workspace_floats(const Conv2dShape& s, size_t workers,
                                          Isa isa = best_isa());
 void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,

@@ -8,6 +8,12 @@
 #include <cmath>
 #include <cstring>
 
+#if defined(__unix__) || defined(__APPLE__)
+#include <sys/mman.h>
+#include <unistd.h>
+#define EMBER_TEST_GUARD_PAGE 1
+#endif
+
 #include "kernels/optimized/test_util.h"
 
 namespace ember::opt {
@@ -159,6 +165,171 @@ TEST(ConvDepthwise, MatchesDirectReference) {
         check(out, want, mag, s.kernel_h * s.kernel_w);
         if (first.empty()) first = out;
         ASSERT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(float)));
+      }
+    }
+  }
+}
+
+// A depthwise shape with each axis's stride, padding and dilation.
+Conv2dShape make_dw(size_t batch, size_t c, size_t mult, size_t h, size_t w, size_t kh,
+                    size_t kw, size_t sh, size_t sw, size_t ph, size_t pw, size_t dh,
+                    size_t dw) {
+  Conv2dShape s;
+  s.batch = batch, s.in_c = c, s.out_c = c * mult, s.groups = c;
+  s.in_h = h, s.in_w = w, s.kernel_h = kh, s.kernel_w = kw;
+  s.stride_h = sh, s.stride_w = sw, s.pad_h = ph, s.pad_w = pw;
+  s.dilation_h = dh, s.dilation_w = dw;
+  s.out_h = (h + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
+  s.out_w = (w + 2 * pw - dw * (kw - 1) - 1) / sw + 1;
+  return s;
+}
+
+// A copy of some floats that ends flush against an unreadable page (where
+// mmap exists), so a kernel reading past the end faults.
+class GuardedFloats {
+ public:
+  explicit GuardedFloats(const std::vector<float>& v) {
+#ifdef EMBER_TEST_GUARD_PAGE
+    const size_t page = size_t(sysconf(_SC_PAGESIZE)), bytes = v.size() * sizeof(float);
+    size_ = (bytes + page - 1) / page * page + page;
+    void* base = mmap(nullptr, size_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) {
+      size_ = 0;
+    } else {
+      base_ = static_cast<char*>(base);
+      (void)mprotect(base_ + size_ - page, page, PROT_NONE);
+      data_ = reinterpret_cast<float*>(base_ + size_ - page - bytes);
+      std::memcpy(data_, v.data(), bytes);
+      return;
+    }
+#endif
+    copy_ = v;
+    data_ = copy_.data();
+  }
+  ~GuardedFloats() {
+#ifdef EMBER_TEST_GUARD_PAGE
+    if (base_ != nullptr) munmap(base_, size_);
+#endif
+  }
+  GuardedFloats(const GuardedFloats&) = delete;
+  GuardedFloats& operator=(const GuardedFloats&) = delete;
+  const float* data() const { return data_; }
+
+ private:
+  char* base_ = nullptr;
+  size_t size_ = 0;
+  float* data_ = nullptr;
+  std::vector<float> copy_;
+};
+
+// The depthwise kernel's paths: 3x3 windows at vertical stride 1 and 2
+// (four output rows at a time, and the 1-3 rows a plane ends with), any
+// horizontal stride (phase lines split by vectors, narrower vectors and
+// single columns); other windows, dilations and strides a row at a time;
+// rows narrower than a vector (stores spilling into the next rows) and
+// wider ones not a multiple of 4, 8 or 16 (a last vector overlapping the
+// one before). Checked against the double reference with and without
+// the epilogue, at 1-3 threads (same bits), with a dirty workspace, the
+// input ending at an unreadable page and guard values after the output.
+TEST(ConvDepthwise, RowRingPaths) {
+  const Conv2dShape shapes[] = {
+      // MobileNetV2's planes (one channel each), stride 1 then stride 2.
+      make_dw(1, 1, 1, 112, 112, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 56, 56, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 28, 28, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 3, 1, 14, 14, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 5, 1, 7, 7, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 1, 1, 112, 112, 3, 3, 2, 2, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 56, 56, 3, 3, 2, 2, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 28, 28, 3, 3, 2, 2, 1, 1, 1, 1),
+      make_dw(1, 3, 1, 14, 14, 3, 3, 2, 2, 1, 1, 1, 1),
+      // 3x3, stride 1: widths around 4, 8, 16 and 32, heights leaving
+      // 0-3 rows after the blocks of four, pads 0-2.
+      make_dw(1, 2, 1, 9, 1, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 6, 3, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 7, 5, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 10, 9, 3, 3, 1, 1, 0, 0, 1, 1),
+      make_dw(1, 2, 1, 11, 15, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 5, 16, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 13, 17, 3, 3, 1, 1, 2, 2, 1, 1),
+      make_dw(1, 2, 1, 8, 31, 3, 3, 1, 1, 0, 0, 1, 1),
+      make_dw(2, 3, 1, 12, 33, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 1, 1, 1, 1, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 1, 1, 3, 3, 3, 3, 1, 1, 0, 0, 1, 1),
+      // 3x3, stride 2: odd and even widths below 8, 16 and 32 and above.
+      make_dw(1, 2, 1, 9, 2, 3, 3, 2, 2, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 10, 7, 3, 3, 2, 2, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 11, 13, 3, 3, 2, 2, 0, 0, 1, 1),
+      make_dw(1, 2, 1, 14, 23, 3, 3, 2, 2, 2, 2, 1, 1),
+      make_dw(1, 2, 1, 17, 33, 3, 3, 2, 2, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 15, 65, 3, 3, 2, 2, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 12, 70, 3, 3, 2, 2, 0, 0, 1, 1),
+      // Channel multipliers and batches.
+      make_dw(2, 3, 2, 13, 21, 3, 3, 1, 1, 1, 1, 1, 1),
+      make_dw(1, 2, 3, 15, 19, 3, 3, 2, 2, 1, 1, 1, 1),
+      // Unequal strides and pads across the axes; stride 3 across.
+      make_dw(1, 2, 1, 14, 29, 3, 3, 1, 2, 1, 0, 1, 1),
+      make_dw(1, 2, 1, 17, 26, 3, 3, 2, 1, 0, 2, 1, 1),
+      make_dw(1, 2, 1, 13, 40, 3, 3, 2, 3, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 12, 25, 3, 3, 1, 3, 2, 1, 1, 1),
+      // Row at a time: stride 3 down, dilation, other windows.
+      make_dw(1, 2, 1, 16, 22, 3, 3, 3, 3, 1, 1, 1, 1),
+      make_dw(1, 2, 1, 19, 27, 3, 3, 1, 1, 2, 2, 2, 2),
+      make_dw(1, 2, 1, 18, 31, 3, 3, 2, 2, 2, 1, 2, 1),
+      make_dw(1, 2, 2, 21, 37, 5, 5, 1, 1, 2, 2, 1, 1),
+      make_dw(1, 2, 1, 20, 35, 5, 5, 2, 2, 2, 2, 1, 1),
+      make_dw(1, 3, 1, 9, 11, 1, 1, 1, 1, 0, 0, 1, 1),
+      make_dw(1, 2, 1, 9, 19, 1, 1, 2, 2, 0, 0, 1, 1),
+      make_dw(1, 2, 1, 6, 45, 1, 4, 1, 3, 0, 1, 1, 2),
+      make_dw(1, 2, 1, 14, 12, 5, 3, 3, 1, 2, 1, 1, 1),
+      make_dw(1, 2, 1, 5, 7, 7, 7, 1, 1, 3, 3, 1, 1),
+  };
+  // Thread counts outermost: one pool each (starting one costs more than
+  // these convolutions); every case's result at the first count is kept.
+  std::vector<std::vector<float>> first;
+  for (size_t threads : thread_counts()) {
+    Threads pool(threads);
+    size_t index = 0;
+    for (Isa isa : supported_isas()) {
+      for (const Conv2dShape& s : shapes) {
+        const auto in = random_floats(s.batch * s.in_c * s.in_h * s.in_w, 12);
+        const auto wt = random_floats(s.out_c * s.kernel_h * s.kernel_w, 13);
+        const auto bias = random_floats(s.out_c, 14);
+        const auto scale = random_floats(s.out_c, 15, 0.5f, 2.0f);
+        const auto shift = random_floats(s.out_c, 16);
+        const GuardedFloats guarded(in);
+        for (bool with_epilogue : {false, true}) {
+          const bool with_bias = !with_epilogue || s.in_w % 2 == 0;
+          std::vector<double> want, mag;
+          reference(s, in, wt, with_bias ? bias.data() : nullptr, &want, &mag);
+          ConvEpilogue ep;
+          ep.scale = scale.data(), ep.shift = shift.data(), ep.lo = -0.4f, ep.hi = 0.6f;
+          if (with_epilogue) {
+            const size_t plane = s.out_h * s.out_w;
+            for (size_t i = 0; i < want.size(); ++i) {
+              const size_t c = i / plane % s.out_c;
+              want[i] = std::min(std::max(want[i] * scale[c] + shift[c], -0.4), 0.6);
+              mag[i] = mag[i] * scale[c] + std::fabs(shift[c]);
+            }
+          }
+          std::vector<float> out(want.size() + 64, NAN);
+          std::vector<float> ws(conv2d_depthwise_workspace_floats(s, threads, isa), NAN);
+          conv2d_depthwise_nchw_f32(s, guarded.data(), wt.data(),
+                                    with_bias ? bias.data() : nullptr, out.data(), ws.data(),
+                                    threads, isa, with_epilogue ? &ep : nullptr);
+          SCOPED_TRACE(::testing::Message()
+                       << isa_name(isa) << " " << s.out_c << "x" << s.in_h << "x" << s.in_w
+                       << " k " << s.kernel_h << "x" << s.kernel_w << " stride " << s.stride_h
+                       << "," << s.stride_w << " pad " << s.pad_h << "," << s.pad_w
+                       << " dilation " << s.dilation_h << "," << s.dilation_w << " threads "
+                       << threads << " epilogue " << with_epilogue);
+          for (size_t i = want.size(); i < out.size(); ++i) ASSERT_TRUE(std::isnan(out[i])) << i;
+          out.resize(want.size());
+          check(out, want, mag, s.kernel_h * s.kernel_w);
+          if (first.size() == index) first.push_back(out);
+          ASSERT_EQ(0, std::memcmp(first[index].data(), out.data(), out.size() * sizeof(float)));
+          ++index;
+        }
       }
     }
   }

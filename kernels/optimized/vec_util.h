@@ -1,7 +1,8 @@
 // Small vector helpers shared by the kernels of this library (internal):
-// loads of every other float, partial stores, and horizontal sums and
-// maxima in a fixed lane order. Instantiated per ISA by the functions
-// that call them, like everything on the vector types of isa.h.
+// loads of every other float, even/odd lane splits, partial stores, and
+// horizontal sums and maxima in a fixed lane order. Instantiated per ISA
+// by the functions that call them, like everything on the vector types of
+// isa.h.
 #pragma once
 
 #include <cmath>
@@ -29,11 +30,26 @@ EMBER_OPT_INLINE void even_lanes(const VecF8& a, const VecF8& b, VecF8& out) {
 EMBER_OPT_INLINE void even_lanes(const VecF16& a, const VecF16& b, VecF16& out) {
   out = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
 }
+// The odd lanes of a:b.
+EMBER_OPT_INLINE void odd_lanes(const VecF4& a, const VecF4& b, VecF4& out) {
+  out = __builtin_shufflevector(a, b, 1, 3, 5, 7);
+}
+EMBER_OPT_INLINE void odd_lanes(const VecF8& a, const VecF8& b, VecF8& out) {
+  out = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15);
+}
+EMBER_OPT_INLINE void odd_lanes(const VecF16& a, const VecF16& b, VecF16& out) {
+  out = __builtin_shufflevector(a, b, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+}
 #else
 template <typename V>
 EMBER_OPT_INLINE void even_lanes(const V& a, const V& b, V& out) {
   constexpr size_t W = sizeof(V) / sizeof(float);
   for (size_t i = 0; i < W / 2; ++i) out[i] = a[2 * i], out[i + W / 2] = b[2 * i];
+}
+template <typename V>
+EMBER_OPT_INLINE void odd_lanes(const V& a, const V& b, V& out) {
+  constexpr size_t W = sizeof(V) / sizeof(float);
+  for (size_t i = 0; i < W / 2; ++i) out[i] = a[2 * i + 1], out[i + W / 2] = b[2 * i + 1];
 }
 #endif
 
