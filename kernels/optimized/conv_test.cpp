@@ -101,6 +101,14 @@ TEST(ConvNchw, MatchesDirectReference) {
       make(1, 40, 70, 1, 8, 8, 3, 3, 1, 1, 1),   // K = 360: two chunks
       make(1, 3, 5, 1, 12, 32, 5, 5, 1, 2, 1),   // 5x5
       make(1, 8, 80, 1, 23, 56, 3, 3, 1, 1, 1),  // ResNet-like, more than one panel group
+      // Rows mode at stride 2 (copied rows split into even and odd
+      // columns), each shape filling some ISA's panels:
+      make(1, 3, 16, 1, 63, 63, 3, 3, 2, 1, 1),  // 32 wide: MobileNetV2's stem
+      make(1, 3, 20, 1, 57, 57, 7, 7, 2, 3, 1),  // 29 wide, odd input: ResNet's stem
+      make(2, 5, 12, 1, 32, 31, 3, 3, 2, 1, 1),  // 16 wide, batch 2
+      make(1, 4, 9, 1, 16, 16, 3, 3, 2, 0, 1),   // 7 wide, unpadded
+      make(1, 6, 8, 2, 30, 29, 5, 5, 2, 2, 1),   // grouped 5x5, 15 wide
+      make(1, 3, 8, 1, 20, 40, 2, 4, 2, 1, 1),   // even 2x4 window, 20 wide
       // Rows mode where every panel is narrow (at most half a panel):
       // the taller tile, with row counts that leave partial tiles.
       make(1, 20, 40, 1, 14, 14, 3, 3, 1, 1, 1),  // AVX-512 (a 14x14 ResNet layer)
