@@ -217,21 +217,31 @@ EMBER_OPT_INLINE void gemm_block(const GemmBlock& g) {
   }
 }
 
-// gemm_rows_block's loops with one tile shape for every panel (MR rows
-// of NV vectors): same sums in the same order, so the same bits.
-template <typename V, int MR, int NV>
-EMBER_OPT_INLINE void gemm_rows_narrow(const RowsProduct& r) {
+// The loops of a rows product (gemm_rows_block): chunks of k outermost,
+// then row tiles of MR, then panels. A panel no wider than NV - 1 vectors
+// runs the narrower tile, unless kOneTile (every panel gets MR x NV).
+template <typename V, int MR, int NV, bool kOneTile>
+EMBER_OPT_INLINE void rows_tiles(const RowsProduct& r) {
+  constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
   for (size_t k0 = 0; k0 < r.k; k0 += kKc) {
     const size_t kc = std::min(kKc, r.k - k0);
     const bool last = k0 + kc == r.k;
     for (size_t i = 0; i < r.m; i += MR) {
       GemmEpilogue ep{};
       if (last && r.epilogue) ep = tile_epilogue(*r.epilogue, i, 0);
+      const GemmEpilogue* tile_ep = last && r.epilogue ? &ep : nullptr;
       const size_t rows = std::min(size_t(MR), r.m - i);
+      const float* a = r.a + i * r.lda + k0;
       for (size_t j = 0; j < r.panels; ++j) {
-        gemm_rows<V, MR, NV>(kc, r.a + i * r.lda + k0, r.lda, IndirectB{r.rows + j * r.k + k0},
-                             r.c[j] + i * r.ldc, r.ldc, rows, r.n[j], k0 > 0,
-                             last && r.epilogue ? &ep : nullptr);
+        const IndirectB br{r.rows + j * r.k + k0};
+        float* c = r.c[j] + i * r.ldc;
+        if constexpr (NV > 1 && !kOneTile) {
+          if (r.n[j] <= (NV - 1) * (NR / NV)) {
+            gemm_rows<V, MR, NV - 1>(kc, a, r.lda, br, c, r.ldc, rows, r.n[j], k0 > 0, tile_ep);
+            continue;
+          }
+        }
+        gemm_rows<V, MR, NV>(kc, a, r.lda, br, c, r.ldc, rows, r.n[j], k0 > 0, tile_ep);
       }
     }
   }
@@ -240,10 +250,9 @@ EMBER_OPT_INLINE void gemm_rows_narrow(const RowsProduct& r) {
 // Register tiles: 4 x 8 (SSE2: 8 of 16 registers hold sums), 6 x 16
 // (AVX2: 12 of 16), 8 x 32 (AVX-512: 16 of 32).
 // Several narrow products sharing A: for panel j, c[j][m x n[j]] = a x B_j
-// with row p of B_j at rows[j * k + p], n[j] <= NR. Chunks of k outermost,
-// then row tiles, then panels: a tile's A rows stay in L1 while every
-// panel uses them, and the chunk's B rows of all panels stay in L2. A
-// panel no wider than NV - 1 vectors runs the narrower tile.
+// with row p of B_j at rows[j * k + p], n[j] <= NR. A tile's A rows stay
+// in L1 while every panel uses them, and the chunk's B rows of all panels
+// stay in L2.
 template <typename V, int MR, int NV>
 EMBER_OPT_INLINE void gemm_rows_block(const RowsProduct& r) {
   constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
@@ -257,33 +266,12 @@ EMBER_OPT_INLINE void gemm_rows_block(const RowsProduct& r) {
     // Every panel narrow (output rows of at most NR / 2 pixels, as a 14x14
     // layer's at NR 32): a tile twice as tall keeps as many sums in
     // registers as the full tile, where the narrow one would leave the
-    // multiply-adds waiting on each other.
-    bool narrow = true;
+    // multiply-adds waiting on each other. Same sums in the same order.
+    bool narrow = r.panels > 0;
     for (size_t j = 0; j < r.panels && narrow; ++j) narrow = r.n[j] <= (NV - 1) * (NR / NV);
-    if (narrow && r.panels > 0) return gemm_rows_narrow<V, 2 * MR, NV - 1>(r);
+    if (narrow) return rows_tiles<V, 2 * MR, NV - 1, true>(r);
   }
-  for (size_t k0 = 0; k0 < r.k; k0 += kKc) {
-    const size_t kc = std::min(kKc, r.k - k0);
-    const bool last = k0 + kc == r.k;
-    for (size_t i = 0; i < r.m; i += MR) {
-      GemmEpilogue ep{};
-      if (last && r.epilogue) ep = tile_epilogue(*r.epilogue, i, 0);
-      const GemmEpilogue* tile_ep = last && r.epilogue ? &ep : nullptr;
-      const size_t rows = std::min(size_t(MR), r.m - i);
-      const float* a = r.a + i * r.lda + k0;
-      for (size_t j = 0; j < r.panels; ++j) {
-        const IndirectB br{r.rows + j * r.k + k0};
-        float* c = r.c[j] + i * r.ldc;
-        if constexpr (NV > 1) {
-          if (r.n[j] <= (NV - 1) * (NR / NV)) {
-            gemm_rows<V, MR, NV - 1>(kc, a, r.lda, br, c, r.ldc, rows, r.n[j], k0 > 0, tile_ep);
-            continue;
-          }
-        }
-        gemm_rows<V, MR, NV>(kc, a, r.lda, br, c, r.ldc, rows, r.n[j], k0 > 0, tile_ep);
-      }
-    }
-  }
+  rows_tiles<V, MR, NV, false>(r);
 }
 
 void gemm_baseline(const GemmBlock& g) { gemm_block<VecF4, 4, 2>(g); }
