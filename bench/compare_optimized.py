@@ -16,10 +16,13 @@ Usage:
   python bench/bench_models.py --only resnet18,mobilenet_v2,vit_small,transformer_encoder \\
       --dtypes fp32,portable --no-onnx
   python bench/compare_optimized.py [--models .bench/models] [--threads 1,2]
-      [--iters 20] [--upstream-iters 3] [--only resnet18,...]
+      [--iters 20] [--upstream-iters 3] [--repeats 1] [--only resnet18,...]
 
 Each measurement is a fresh process (the runner; upstream: this script
-re-run as a child) with one warm-up execution first.
+re-run as a child) with one warm-up execution first. Medians of separate
+processes differ by several percent on a shared machine: --repeats N runs
+each Ember measurement N times, portable and XNNPACK alternating, and
+reports the median of the N medians.
 """
 
 import argparse
@@ -79,6 +82,9 @@ def main():
     p.add_argument("--threads", default="1,2")
     p.add_argument("--iters", type=int, default=20)
     p.add_argument("--upstream-iters", type=int, default=3)
+    p.add_argument("--repeats", type=int, default=1,
+                   help="fresh processes per Ember measurement, portable and XNNPACK "
+                        "alternating; the median of their medians is reported")
     p.add_argument("--only", default=",".join(MODELS))
     args = p.parse_args()
     print("| model | threads | Ember portable ms | Ember XNNPACK ms | portable / XNNPACK "
@@ -88,8 +94,11 @@ def main():
         base = os.path.join(args.models, name)
         npy = base + ".input.npy"
         for t in [int(x) for x in args.threads.split(",")]:
-            port = ember(args.runner, base + ".portable.pte", npy, t, args.iters)
-            xnn = ember(args.runner, base + ".fp32.pte", npy, t, args.iters)
+            ports, xnns = [], []
+            for _ in range(args.repeats):
+                ports.append(ember(args.runner, base + ".portable.pte", npy, t, args.iters))
+                xnns.append(ember(args.runner, base + ".fp32.pte", npy, t, args.iters))
+            port, xnn = statistics.median(ports), statistics.median(xnns)
             up = upstream(base + ".portable.pte", npy, t, args.upstream_iters)
             print(f"| {name} | {t} | {port:.2f} | {xnn:.2f} | {port / xnn:.2f} | {up:.1f} "
                   f"| {port / up:.3f} |", flush=True)
