@@ -10,6 +10,7 @@
 #include "runtime/executor/method.h"
 #include "runtime/executor/program.h"
 #include "runtime/executor/program_validation.h"
+#include "runtime/executor/tensor_data_kind.h"
 #include "runtime/platform/log.h"
 #include "schema/program_generated.h"
 
@@ -271,6 +272,15 @@ Error Method::check_tensor_data(const void* serialized, size_t i, const void* da
   return Error::Ok;
 }
 
+TensorDataKind tensor_data_kind(const ember_fb::Tensor* t) {
+  if (t->allocation_info() != nullptr) return TensorDataKind::Planned;
+  if (t->extra_tensor_info() != nullptr &&
+      t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL) {
+    return TensorDataKind::External;
+  }
+  return t->data_buffer_idx() > 0 ? TensorDataKind::Constant : TensorDataKind::Unset;
+}
+
 Error Method::parse_tensor(size_t i, const void* serialized) {
   const auto* t = static_cast<const ember_fb::Tensor*>(serialized);
   MemoryAllocator* allocator = memory_manager_->method_allocator();
@@ -296,7 +306,8 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
 
   void* data = nullptr;
   const ember_fb::AllocationDetails* alloc = t->allocation_info();
-  if (alloc != nullptr) {
+  const TensorDataKind kind = tensor_data_kind(t);
+  if (kind == TensorDataKind::Planned) {
     const uint64_t offset = uint64_t(alloc->memory_offset_low()) |
                             uint64_t(alloc->memory_offset_high()) << 32;
     Result<void*> address = memory_manager_->planned_memory()->get_offset_address(
@@ -312,14 +323,13 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
           extra ? extra->mutable_data_segments_idx() : 0, t->data_buffer_idx(), data,
           *nbytes));
     }
-  } else if (t->extra_tensor_info() != nullptr &&
-             t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL) {
+  } else if (kind == TensorDataKind::External) {
     Result<const void*> external = load_external_tensor(i, t, *nbytes);
     if (!external.ok()) {
       return external.error();
     }
     data = const_cast<void*>(*external);
-  } else if (t->data_buffer_idx() > 0) {
+  } else if (kind == TensorDataKind::Constant) {
     data = const_cast<void*>(program_->constant_data(t->data_buffer_idx()));
   }
   EMBER_RETURN_IF_ERROR(check_tensor_data(t, i, data, *nbytes));

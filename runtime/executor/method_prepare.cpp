@@ -15,6 +15,7 @@
 #include "runtime/core/error_message.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/operator_name.h"
+#include "runtime/executor/tensor_data_kind.h"
 #include "schema/program_generated.h"
 
 namespace ember {
@@ -40,10 +41,10 @@ bool Method::is_constant_tensor(const EValue* value) const {
   const size_t index = size_t(value - values_);
   if (index >= num_values_ || !value->is_tensor()) return false;
   const ember_fb::Tensor* t = plan_->values()->Get(uint32_t(index))->val_as_Tensor();
-  if (t == nullptr || t->allocation_info() != nullptr) return false;
-  const bool external = t->extra_tensor_info() != nullptr &&
-                        t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL;
-  return (t->data_buffer_idx() > 0 || external) && value->to_tensor().const_data_ptr() != nullptr;
+  if (t == nullptr) return false;
+  const TensorDataKind kind = tensor_data_kind(t);
+  return (kind == TensorDataKind::Constant || kind == TensorDataKind::External) &&
+         value->to_tensor().const_data_ptr() != nullptr;
 }
 
 bool Method::in_fused_sequence(const Instruction& ins) const {
