@@ -44,14 +44,36 @@ struct ConvEpilogue {
   float lo = -INFINITY, hi = INFINITY;
 };
 
-// Floats of workspace conv2d_nchw_f32 needs for `workers` workers.
-size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa isa = best_isa());
+// Pointwise convolutions of few pixels (1x1, stride 1, unpadded, one
+// group, at most kPackedWeightsPixels pixels per image: the 7x7 and 14x14
+// layers of a classifier's last stages) run as the transposed product
+//   out^T [pixels x out_c] = in^T [pixels x in_c] x weight^T [in_c x out_c]
+// over weights packed once as the GEMM's B (gemm.h's pack_gemm_bt): their
+// weights, which outweigh the activations there, are then streamed front
+// to back once per call, and the output channels fill whole panels where
+// 49 or 196 pixels would not. Each task's result is transposed into NCHW
+// from a block in the workspace.
+constexpr size_t kPackedWeightsPixels = 256;
+// Floats of that packing for `s`, 0 when `s` does not take it.
+size_t conv2d_packed_weights_floats(const Conv2dShape& s, Isa isa = best_isa());
+// Packs weight [out_c, in_c, 1, 1] for `isa` (conv2d_packed_weights_floats
+// long).
+void conv2d_pack_weights(const Conv2dShape& s, const float* weight, float* packed,
+                         Isa isa = best_isa());
+
+// Floats of workspace conv2d_nchw_f32 needs for `workers` workers, with
+// or without packed weights.
+size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa isa = best_isa(),
+                                    bool packed_weights = false);
 
 // Spreads (image, group, pixel block, channel block) tasks over at most
 // `workers` workers, each with its own part of `workspace`.
+// `packed_weights`: conv2d_pack_weights' packing of `weight` for the same
+// `isa`, or null; used when the shape takes it (weight is then not read).
 void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
                      const float* bias, float* out, float* workspace, size_t workers,
-                     Isa isa = best_isa(), const ConvEpilogue* epilogue = nullptr);
+                     Isa isa = best_isa(), const ConvEpilogue* epilogue = nullptr,
+                     const float* packed_weights = nullptr);
 
 // groups == in_c and out_c a multiple of in_c (channel multiplier
 // out_c / in_c). Each worker keeps the few input rows it is reading in

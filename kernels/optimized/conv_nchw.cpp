@@ -4,6 +4,7 @@
 
 #include "kernels/optimized/conv.h"
 #include "kernels/optimized/gemm.h"
+#include "kernels/optimized/transpose.h"
 #include "kernels/optimized/vec_util.h"
 #include "runtime/platform/threadpool.h"
 
@@ -404,11 +405,120 @@ void run_rows(const ConvRun& c) {
   }
 }
 
+// Packed-weights mode (conv.h): the transposed product, a task per
+// (image, block of output channels, block of pixels). Channel blocks are
+// whole panels, at most kAtBlockColumns wide; pixel blocks whole 8-row
+// tiles, split only when the channel blocks alone leave threads idle.
+constexpr size_t kAtBlockColumns = 128;
+
+bool takes_packed_weights(const Conv2dShape& s) {
+  return s.kernel_h == 1 && s.kernel_w == 1 && s.stride_h == 1 && s.stride_w == 1 &&
+         s.pad_h == 0 && s.pad_w == 0 && s.groups == 1 && s.in_c > 0 &&
+         s.out_h * s.out_w <= kPackedWeightsPixels;
+}
+
+struct AtPlan {
+  size_t pixels, padded_c, block_cols, channel_tasks, block_rows, pixel_blocks, tasks;
+};
+
+AtPlan at_plan(const Conv2dShape& s, size_t nr, size_t threads) {
+  AtPlan p{};
+  p.pixels = s.out_h * s.out_w;
+  const size_t panels = (s.out_c + nr - 1) / nr;
+  p.padded_c = panels * nr;
+  const size_t want = 4 * std::max<size_t>(threads, 1);
+  const size_t per_task =
+      std::min(std::max<size_t>(1, kAtBlockColumns / nr), (panels + want - 1) / want);
+  p.block_cols = std::max<size_t>(per_task, 1) * nr;
+  p.channel_tasks = (p.padded_c + p.block_cols - 1) / p.block_cols;
+  p.pixel_blocks = 1;
+  if (threads > 1 && p.channel_tasks < want) {
+    p.pixel_blocks = std::min((want + p.channel_tasks - 1) / p.channel_tasks,
+                              std::max<size_t>(p.pixels / 8, 1));
+  }
+  p.block_rows = ((p.pixels + p.pixel_blocks - 1) / p.pixel_blocks + 7) / 8 * 8;
+  p.pixel_blocks = (p.pixels + p.block_rows - 1) / p.block_rows;
+  p.tasks = s.batch * p.channel_tasks * p.pixel_blocks;
+  return p;
+}
+
+// The column arrays of the epilogue (bias, scale, shift), each padded with
+// zeros to whole panels, at the head of the workspace.
+size_t at_head_floats(const AtPlan& p) { return 3 * p.padded_c; }
+
+void at_epilogue(const Conv2dShape& s, const AtPlan& p, const float* bias,
+                 const ConvEpilogue* epilogue, float* head, GemmEpilogue* ep) {
+  float* columns[3] = {head, head + p.padded_c, head + 2 * p.padded_c};
+  const float* from[3] = {bias, epilogue ? epilogue->scale : nullptr,
+                          epilogue ? epilogue->shift : nullptr};
+  for (size_t i = 0; i < 3; ++i) {
+    if (from[i] == nullptr) continue;
+    std::copy(from[i], from[i] + s.out_c, columns[i]);
+    std::fill(columns[i] + s.out_c, columns[i] + p.padded_c, 0.0f);
+  }
+  if (bias) ep->col_bias = columns[0];
+  if (epilogue && epilogue->scale) ep->col_scale = columns[1], ep->col_shift = columns[2];
+  if (epilogue) ep->lo = epilogue->lo, ep->hi = epilogue->hi;
+}
+
+void run_at(const Conv2dShape& s, const float* in, const float* packed, const float* bias,
+            float* out, float* workspace, size_t workers, Isa isa,
+            const ConvEpilogue* epilogue) {
+  const AtPlan p = at_plan(s, gemm_panel_width(isa), workers);
+  GemmEpilogue ep{};
+  at_epilogue(s, p, bias, epilogue, workspace, &ep);
+  const bool with_ep = bias || epilogue;
+  float* blocks = workspace + at_head_floats(p);
+  workers = std::max<size_t>(1, std::min(workers, p.tasks));
+  auto worker = [&](size_t w) {
+    float* block = blocks + w * p.block_rows * p.block_cols;
+    for (size_t t = p.tasks * w / workers; t < p.tasks * (w + 1) / workers; ++t) {
+      const size_t pb = t % p.pixel_blocks, ct = t / p.pixel_blocks % p.channel_tasks;
+      const size_t n = t / p.pixel_blocks / p.channel_tasks;
+      const size_t r0 = pb * p.block_rows, rows = std::min(p.block_rows, p.pixels - r0);
+      const size_t c0 = ct * p.block_cols;
+      if (c0 >= s.out_c) continue;
+      const size_t cols = std::min(p.block_cols, s.out_c - c0);
+      GemmEpilogue tile{};
+      if (with_ep) {
+        tile = ep;
+        if (tile.col_bias) tile.col_bias += c0;
+        if (tile.col_scale) tile.col_scale += c0, tile.col_shift += c0;
+      }
+      const float* image = in + n * s.in_c * p.pixels;
+      gemm_f32_packed_at(rows, cols, s.in_c, image + r0, p.pixels, packed, s.out_c, c0, block,
+                         p.block_cols, isa, with_ep ? &tile : nullptr);
+      transpose_2d_f32(cols, rows, block, p.block_cols,
+                       out + (n * s.out_c + c0) * p.pixels + r0, p.pixels);
+    }
+  };
+  if (workers == 1) return worker(0);
+  parallel_for(workers, [&worker](size_t w) { worker(w); });
+}
+
 }  // namespace
 
-size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa isa) {
-  const Plan p = plan(s, isa);
+size_t conv2d_packed_weights_floats(const Conv2dShape& s, Isa isa) {
+  return takes_packed_weights(s) ? gemm_packed_b_floats(s.in_c, s.out_c, isa) : 0;
+}
+
+void conv2d_pack_weights(const Conv2dShape& s, const float* weight, float* packed, Isa isa) {
+  // weight [out_c, in_c] is B [in_c x out_c] given transposed.
+  pack_gemm_bt(s.in_c, s.out_c, weight, s.in_c, packed, isa);
+}
+
+size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa isa,
+                                    bool packed_weights) {
   workers = std::max<size_t>(workers, 1);
+  if (packed_weights && takes_packed_weights(s)) {
+    // A small product runs on one worker (conv2d_nchw_f32), whose blocks
+    // may be larger than each of several workers'.
+    const AtPlan p = at_plan(s, gemm_panel_width(isa), workers);
+    const AtPlan one = at_plan(s, gemm_panel_width(isa), 1);
+    return at_head_floats(p) + std::max(std::min(workers, p.tasks) * p.block_rows * p.block_cols,
+                                        one.block_rows * one.block_cols);
+  }
+  const Plan p = plan(s, isa);
   if (p.rows) {
     // The padded input group, then each worker's k row pointers (two
     // floats' room each).
@@ -420,7 +530,13 @@ size_t conv2d_nchw_workspace_floats(const Conv2dShape& s, size_t workers, Isa is
 
 void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
                      const float* bias, float* out, float* workspace, size_t workers, Isa isa,
-                     const ConvEpilogue* epilogue) {
+                     const ConvEpilogue* epilogue, const float* packed_weights) {
+  if (packed_weights && takes_packed_weights(s) && s.batch > 0 && s.out_c > 0 &&
+      s.out_h * s.out_w > 0) {
+    const size_t macs = s.batch * s.out_c * s.out_h * s.out_w * s.in_c;
+    return run_at(s, in, packed_weights, bias, out, workspace,
+                  macs < kInlineMacs ? 1 : std::max<size_t>(workers, 1), isa, epilogue);
+  }
   ConvRun c{&s,  plan(s, isa), isa, gemm_panel_width(isa), 0, in, weight, bias, out, workspace,
             epilogue};
   if (c.p.pixels == 0 || s.out_c == 0 || s.batch == 0) return;

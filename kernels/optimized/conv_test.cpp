@@ -343,6 +343,79 @@ TEST(ConvDepthwise, RowRingPaths) {
   }
 }
 
+// Pointwise convolutions of few pixels with packed weights (the
+// transposed product): against the reference with bias and the batch-norm
+// epilogue, on every ISA and thread count (identical bits), and the
+// unpacked weights never read (they are NaN here).
+TEST(ConvNchw, PackedWeightsPointwiseMatchesReference) {
+  const Conv2dShape shapes[] = {
+      make(1, 64, 96, 1, 7, 7, 1, 1, 1, 0, 1),     // 49 pixels: MobileNetV2's last stage
+      make(2, 20, 45, 1, 14, 14, 1, 1, 1, 0, 1),   // 196 pixels, batch 2, a part panel
+      make(1, 300, 70, 1, 3, 5, 1, 1, 1, 0, 1),    // K = 300: two chunks
+      make(1, 8, 300, 1, 16, 16, 1, 1, 1, 0, 1),   // 256 pixels (the limit), many blocks
+      make(1, 5, 9, 1, 1, 1, 1, 1, 1, 0, 1),       // one pixel
+      make(1, 16, 33, 1, 2, 2, 1, 1, 1, 0, 1),     // small enough to run inline
+      make(1, 160, 960, 1, 7, 7, 1, 1, 1, 0, 1),   // a MobileNetV2 expand layer
+  };
+  for (Isa isa : supported_isas()) {
+    for (const Conv2dShape& s : shapes) {
+      ASSERT_GT(conv2d_packed_weights_floats(s, isa), 0u);
+      const auto in = random_floats(s.batch * s.in_c * s.in_h * s.in_w, 21);
+      const auto wt = random_floats(s.out_c * s.in_c, 22);
+      const auto bias = random_floats(s.out_c, 23);
+      const auto scale = random_floats(s.out_c, 24, 0.5f, 2.0f);
+      const auto shift = random_floats(s.out_c, 25);
+      std::vector<float> packed(conv2d_packed_weights_floats(s, isa));
+      conv2d_pack_weights(s, wt.data(), packed.data(), isa);
+      const std::vector<float> unread(wt.size(), NAN);
+      for (int variant = 0; variant < 3; ++variant) {
+        ConvEpilogue ep;
+        ep.scale = scale.data(), ep.shift = shift.data(), ep.lo = 0.0f, ep.hi = 0.8f;
+        const float* b = variant == 0 ? nullptr : bias.data();
+        const ConvEpilogue* epp = variant == 2 ? &ep : nullptr;
+        std::vector<double> want, mag;
+        reference(s, in, wt, b, &want, &mag);
+        if (epp) {
+          const size_t plane = s.out_h * s.out_w;
+          for (size_t i = 0; i < want.size(); ++i) {
+            const size_t c = i / plane % s.out_c;
+            want[i] = std::min(std::max(want[i] * scale[c] + shift[c], 0.0), 0.8);
+            mag[i] = mag[i] * scale[c] + std::fabs(shift[c]);
+          }
+        }
+        std::vector<float> first;
+        for (size_t threads : thread_counts()) {
+          Threads pool(threads);
+          std::vector<float> ws(conv2d_nchw_workspace_floats(s, threads, isa, true));
+          std::vector<float> out(want.size(), NAN);
+          conv2d_nchw_f32(s, in.data(), unread.data(), b, out.data(), ws.data(), threads, isa,
+                          epp, packed.data());
+          SCOPED_TRACE(::testing::Message() << isa_name(isa) << " in_c " << s.in_c << " out_c "
+                                            << s.out_c << " pixels " << s.out_h * s.out_w
+                                            << " variant " << variant << " threads "
+                                            << threads);
+          check(out, want, mag, s.in_c);
+          if (first.empty()) first = out;
+          ASSERT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(float)));
+        }
+      }
+    }
+  }
+}
+
+TEST(ConvNchw, PackedWeightsOnlyForFewPixelPointwise) {
+  const Conv2dShape others[] = {
+      make(1, 16, 32, 1, 17, 17, 1, 1, 1, 0, 1),  // 289 pixels
+      make(1, 16, 32, 1, 7, 7, 1, 1, 1, 1, 1),    // padded
+      make(1, 16, 32, 1, 14, 14, 1, 1, 2, 0, 1),  // strided
+      make(1, 16, 32, 1, 7, 7, 3, 3, 1, 1, 1),    // 3x3
+      make(1, 16, 32, 2, 7, 7, 1, 1, 1, 0, 1),    // grouped
+  };
+  for (const Conv2dShape& s : others) {
+    EXPECT_EQ(conv2d_packed_weights_floats(s), 0u) << s.in_h << " pad " << s.pad_h;
+  }
+}
+
 TEST(ConvEpilogue, ScaleShiftAndClampOnBothKernels) {
   const Conv2dShape shapes[] = {make(1, 6, 10, 1, 12, 12, 3, 3, 1, 1, 1),
                                 make(1, 12, 12, 12, 17, 19, 3, 3, 2, 1, 1),

@@ -59,6 +59,7 @@ struct IndirectB {
 inline GemmEpilogue tile_epilogue(const GemmEpilogue& e, size_t row, size_t col) {
   GemmEpilogue t = e;
   if (t.col_bias) t.col_bias += col;
+  if (t.col_scale) t.col_scale += col, t.col_shift += col;
   if (t.row_bias) t.row_bias += row;
   if (t.row_scale) t.row_scale += row, t.row_shift += row;
   return t;
@@ -69,7 +70,9 @@ inline GemmEpilogue tile_epilogue(const GemmEpilogue& e, size_t row, size_t col)
 // `ep`: its biases and clamp, after the last chunk of k.
 // PF: also prefetch `pf_lines` cache lines (at most 2 kc) from `pf`, one
 // or two per step, so that they are in cache when a later tile needs them.
-template <typename V, int MR, int NV, bool PF = false, typename BR>
+// kAT: A given transposed, element (r, p) at a[p * lda + r]; its tiles
+// are then always whole (gemm_rows makes the tile as tall as the rows).
+template <typename V, int MR, int NV, bool kAT = false, bool PF = false, typename BR>
 EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const BR& br,
                                 float* c, size_t ldc, size_t rows, size_t cols,
                                 bool accumulate, const GemmEpilogue* ep,
@@ -77,7 +80,9 @@ EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const BR&
   constexpr size_t W = sizeof(V) / sizeof(float);
   constexpr size_t NR = W * NV;
   const float* ar[MR];
-  for (int r = 0; r < MR; ++r) ar[r] = a + (size_t(r) < rows ? size_t(r) : rows - 1) * lda;
+  if constexpr (!kAT) {
+    for (int r = 0; r < MR; ++r) ar[r] = a + (size_t(r) < rows ? size_t(r) : rows - 1) * lda;
+  }
   V acc[MR][NV];
   for (int r = 0; r < MR; ++r) {
     for (int v = 0; v < NV; ++v) acc[r][v] = V{};
@@ -91,7 +96,7 @@ EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const BR&
     const float* brow = br(p);
     for (int v = 0; v < NV; ++v) load_vec(bv[v], brow + v * W);
     for (int r = 0; r < MR; ++r) {
-      const float av = ar[r][p];
+      const float av = kAT ? a[p * lda + r] : ar[r][p];
       for (int v = 0; v < NV; ++v) acc[r][v] += bv[v] * av;
     }
   }
@@ -114,13 +119,15 @@ EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const BR&
   if (ep) {
     const V lo = V{} + ep->lo, hi = V{} + ep->hi;
     for (int v = 0; v < NV; ++v) {
-      V bias{};
+      V bias{}, scale{}, shift{};
       if (ep->col_bias) load_vec(bias, ep->col_bias + v * W);
+      if (ep->col_scale) load_vec(scale, ep->col_scale + v * W), load_vec(shift, ep->col_shift + v * W);
       for (int r = 0; r < MR; ++r) {
         V x = acc[r][v] + bias;
         const size_t rr = size_t(r) < rows ? size_t(r) : 0;
         if (ep->row_bias) x += ep->row_bias[rr];
         if (ep->row_scale) x = x * ep->row_scale[rr] + ep->row_shift[rr];
+        if (ep->col_scale) x = x * scale + shift;
         x = x < lo ? lo : x;
         acc[r][v] = x > hi ? hi : x;
       }
@@ -150,19 +157,25 @@ EMBER_OPT_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const BR&
 
 // The tile at rows [i, i + rows): a full MR-row tile, or for the bottom
 // edge one just as tall as the rows left (same sums, less work).
-template <typename V, int MR, int NV, typename BR>
+template <typename V, int MR, int NV, bool kAT = false, typename BR>
 EMBER_OPT_INLINE void gemm_rows(size_t kc, const float* a, size_t lda, const BR& br, float* c,
                                 size_t ldc, size_t rows, size_t cols, bool accumulate,
                                 const GemmEpilogue* ep) {
   if constexpr (MR > 1) {
     if (rows < size_t(MR)) {
       if (rows == size_t(MR - 1)) {
-        return gemm_tile<V, MR - 1, NV>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
+        return gemm_tile<V, MR - 1, NV, kAT>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
       }
-      return gemm_rows<V, MR - 1, NV>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
+      return gemm_rows<V, MR - 1, NV, kAT>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
     }
   }
-  gemm_tile<V, MR, NV>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
+  gemm_tile<V, MR, NV, kAT>(kc, a, lda, br, c, ldc, rows, cols, accumulate, ep);
+}
+
+// Where A's element (i, p) is: row-major, or given transposed (kAT).
+template <bool kAT>
+EMBER_OPT_INLINE const float* a_at(const float* a, size_t lda, size_t i, size_t p) {
+  return kAT ? a + p * lda + i : a + i * lda + p;
 }
 
 // The k == 0 product: the epilogue applied to zero.
@@ -174,6 +187,7 @@ void gemm_empty(const GemmBlock& g) {
         if (g.epilogue->col_bias) v += g.epilogue->col_bias[j];
         if (g.epilogue->row_bias) v += g.epilogue->row_bias[i];
         if (g.epilogue->row_scale) v = v * g.epilogue->row_scale[i] + g.epilogue->row_shift[i];
+        if (g.epilogue->col_scale) v = v * g.epilogue->col_scale[j] + g.epilogue->col_shift[j];
         v = v < g.epilogue->lo ? g.epilogue->lo : v;
         v = v > g.epilogue->hi ? g.epilogue->hi : v;
       }
@@ -282,7 +296,7 @@ EMBER_OPT_TARGET_AVX512 void gemm_avx512(const GemmBlock& g) { gemm_block<VecF16
 
 // The shallow case: all of B stays in L1, so each MR-row tile sweeps
 // every panel and the output is written row block after row block.
-template <typename V, int MR, int NV>
+template <typename V, int MR, int NV, bool kAT>
 EMBER_OPT_INLINE void gemm_packed_shallow(const GemmBlock& g) {
   constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
   for (size_t i = 0; i < g.m; i += MR) {
@@ -295,24 +309,24 @@ EMBER_OPT_INLINE void gemm_packed_shallow(const GemmBlock& g) {
       const GemmEpilogue* tile_ep = g.epilogue ? &ep : nullptr;
       if constexpr (NV > 1) {
         if (cols <= (NV - 1) * (NR / NV)) {
-          gemm_rows<V, MR, NV - 1>(g.k, g.a + i * g.lda, g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j,
+          gemm_rows<V, MR, NV - 1, kAT>(g.k, a_at<kAT>(g.a, g.lda, i, 0), g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j,
                                    g.ldc, rows, cols, false, tile_ep);
           continue;
         }
       }
-      gemm_rows<V, MR, NV>(g.k, g.a + i * g.lda, g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j, g.ldc, rows,
+      gemm_rows<V, MR, NV, kAT>(g.k, a_at<kAT>(g.a, g.lda, i, 0), g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j, g.ldc, rows,
                            cols, false, tile_ep);
     }
   }
 }
 
 // B packed by pack_gemm_b(); g.ldb is the packed width.
-template <typename V, int MR, int NV>
+template <typename V, int MR, int NV, bool kAT>
 EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
   constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
   constexpr size_t kMc = MR * (kMcRows / MR);
   if (g.k == 0) return gemm_empty(g);
-  if (g.k <= kKc && g.k * g.n <= kRowMajorFloats) return gemm_packed_shallow<V, MR, NV>(g);
+  if (g.k <= kKc && g.k * g.n <= kRowMajorFloats) return gemm_packed_shallow<V, MR, NV, kAT>(g);
   for (size_t k0 = 0; k0 < g.k; k0 += kKc) {
     const size_t kc = std::min(kKc, g.k - k0);
     const bool last = k0 + kc == g.k;
@@ -336,7 +350,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
             for (size_t i = i0; i < i0 + mc; i += MR) {
               GemmEpilogue ep{};
               if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
-              gemm_rows<V, MR, NV - 1>(kc, g.a + i * g.lda + k0, g.lda, StridedB{bp, NR},
+              gemm_rows<V, MR, NV - 1, kAT>(kc, a_at<kAT>(g.a, g.lda, i, k0), g.lda, StridedB{bp, NR},
                                        g.c + i * g.ldc + j, g.ldc,
                                        std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
                                        with_ep ? &ep : nullptr);
@@ -352,7 +366,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
             GemmEpilogue ep{};
             if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
             const size_t first = std::min(t * share, lines);
-            gemm_tile<V, MR, NV, true>(kc, g.a + i * g.lda + k0, g.lda, StridedB{bp, NR},
+            gemm_tile<V, MR, NV, kAT, true>(kc, a_at<kAT>(g.a, g.lda, i, k0), g.lda, StridedB{bp, NR},
                                        g.c + i * g.ldc + j, g.ldc, MR, cols, k0 > 0,
                                        with_ep ? &ep : nullptr, next + first * kLineFloats,
                                        std::min(share, lines - first));
@@ -361,7 +375,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
         for (; i < i0 + mc; i += MR) {
           GemmEpilogue ep{};
           if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
-          gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j,
+          gemm_rows<V, MR, NV, kAT>(kc, a_at<kAT>(g.a, g.lda, i, k0), g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j,
                                g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
                                with_ep ? &ep : nullptr);
         }
@@ -370,13 +384,20 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
   }
 }
 
-void gemm_packed_baseline(const GemmBlock& g) { gemm_packed_block<VecF4, 4, 2>(g); }
+void gemm_packed_baseline(const GemmBlock& g) { gemm_packed_block<VecF4, 4, 2, false>(g); }
+void gemm_packed_at_baseline(const GemmBlock& g) { gemm_packed_block<VecF4, 4, 2, true>(g); }
 #if EMBER_OPT_X86_DISPATCH
 EMBER_OPT_TARGET_AVX2 void gemm_packed_avx2(const GemmBlock& g) {
-  gemm_packed_block<VecF8, 6, 2>(g);
+  gemm_packed_block<VecF8, 6, 2, false>(g);
+}
+EMBER_OPT_TARGET_AVX2 void gemm_packed_at_avx2(const GemmBlock& g) {
+  gemm_packed_block<VecF8, 6, 2, true>(g);
 }
 EMBER_OPT_TARGET_AVX512 void gemm_packed_avx512(const GemmBlock& g) {
-  gemm_packed_block<VecF16, 8, 2>(g);
+  gemm_packed_block<VecF16, 8, 2, false>(g);
+}
+EMBER_OPT_TARGET_AVX512 void gemm_packed_at_avx512(const GemmBlock& g) {
+  gemm_packed_block<VecF16, 8, 2, true>(g);
 }
 #endif
 
@@ -471,6 +492,20 @@ void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
   const size_t width = (packed_n + nr - 1) / nr * nr;
   const GemmBlock g{m, n, k, a, packed_b, c, lda, width, ldc, epilogue, col0};
   gemm_kernel(isa, true).fn(g);
+}
+
+void gemm_f32_packed_at(size_t m, size_t n, size_t k, const float* at, size_t ldat,
+                        const float* packed_b, size_t packed_n, size_t col0, float* c,
+                        size_t ldc, Isa isa, const GemmEpilogue* epilogue) {
+  if (m == 0 || n == 0) return;
+  const size_t nr = gemm_panel_width(isa);
+  const size_t width = (packed_n + nr - 1) / nr * nr;
+  const GemmBlock g{m, n, k, at, packed_b, c, ldat, width, ldc, epilogue, col0};
+#if EMBER_OPT_X86_DISPATCH
+  if (isa == Isa::kAvx512) return gemm_packed_at_avx512(g);
+  if (isa == Isa::kAvx2) return gemm_packed_at_avx2(g);
+#endif
+  gemm_packed_at_baseline(g);
 }
 
 // The product [m x n] cut into blocks for the pool: about four per

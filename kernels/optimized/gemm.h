@@ -19,16 +19,19 @@ namespace ember::opt {
 // Applied to each register tile before it is stored:
 //   x = sum + col_bias[column] + row_bias[row]
 //   x = x * row_scale[row] + row_shift[row]     (with row_scale)
+//   x = x * col_scale[column] + col_shift[column] (with col_scale)
 //   c = clamp(x, lo, hi)
-// Any pointer may be null (row_shift must be set with row_scale). col_bias
-// is indexed from the first column of the product and must hold n floats
-// rounded up to whole panels (gemm_packed_b_floats(1, n)); the row arrays
-// hold m floats. A NaN stays NaN (the clamp compares).
+// Any pointer may be null (a shift must be set with its scale). The
+// column arrays are indexed from the first column of the product and must
+// hold n floats rounded up to whole panels (gemm_packed_b_floats(1, n));
+// the row arrays hold m floats. A NaN stays NaN (the clamp compares).
 struct GemmEpilogue {
   const float* col_bias = nullptr;
   const float* row_bias = nullptr;
   const float* row_scale = nullptr;
   const float* row_shift = nullptr;
+  const float* col_scale = nullptr;
+  const float* col_shift = nullptr;
   float lo = -INFINITY, hi = INFINITY;
 };
 
@@ -56,6 +59,14 @@ inline size_t gemm_packed_index(size_t k, size_t packed_n, size_t p, size_t q, s
 void gemm_f32_packed(size_t m, size_t n, size_t k, const float* a, size_t lda,
                      const float* packed_b, size_t packed_n, size_t col0, float* c, size_t ldc,
                      Isa isa, const GemmEpilogue* epilogue = nullptr);
+
+// gemm_f32_packed with A given transposed: element (i, p) of A at
+// at[p * ldat + i] (an NCHW activation, k channels of m pixels, is the
+// transpose of the pixels x channels A of a pointwise convolution). Same
+// sums in the same order as gemm_f32_packed on the transposed copy.
+void gemm_f32_packed_at(size_t m, size_t n, size_t k, const float* at, size_t ldat,
+                        const float* packed_b, size_t packed_n, size_t col0, float* c,
+                        size_t ldc, Isa isa, const GemmEpilogue* epilogue = nullptr);
 
 // The same product spread over the shared thread pool (row blocks, and
 // column ranges when rows are few). Small products run inline.

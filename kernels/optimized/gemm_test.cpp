@@ -58,6 +58,10 @@ void reference(const Shape& s, const std::vector<float>& a, const std::vector<fl
           sum = sum * ep->row_scale[i] + ep->row_shift[i];
           m = m * std::fabs(ep->row_scale[i]) + std::fabs(ep->row_shift[i]);
         }
+        if (ep->col_scale) {
+          sum = sum * ep->col_scale[j] + ep->col_shift[j];
+          m = m * std::fabs(ep->col_scale[j]) + std::fabs(ep->col_shift[j]);
+        }
         sum = std::min(std::max(sum, double(ep->lo)), double(ep->hi));
       }
       (*c)[i * s.n + j] = sum;
@@ -78,7 +82,14 @@ TEST(Gemm, PackedMatchesReferenceOnEveryIsaAndThreadCount) {
       std::vector<float> col_bias = random_floats(gemm_packed_b_floats(1, s.n, isa), 3);
       std::vector<float> row_bias = random_floats(s.m, 4);
       std::vector<float> row_scale = random_floats(s.m, 12), row_shift = random_floats(s.m, 13);
-      for (int variant = 0; variant < 4; ++variant) {
+      const size_t padded_n = gemm_packed_b_floats(1, s.n, isa);
+      std::vector<float> col_scale = random_floats(padded_n, 14), col_shift = random_floats(padded_n, 15);
+      // A given transposed (gemm_f32_packed_at): k rows of m.
+      std::vector<float> at(s.m * s.k);
+      for (size_t i = 0; i < s.m; ++i) {
+        for (size_t p = 0; p < s.k; ++p) at[p * s.m + i] = a[i * s.k + p];
+      }
+      for (int variant = 0; variant < 5; ++variant) {
         GemmEpilogue ep;
         const GemmEpilogue* epp = nullptr;
         if (variant == 1) ep.col_bias = col_bias.data(), epp = &ep;
@@ -86,6 +97,10 @@ TEST(Gemm, PackedMatchesReferenceOnEveryIsaAndThreadCount) {
         if (variant == 3) {
           ep.row_bias = row_bias.data(), ep.row_scale = row_scale.data();
           ep.row_shift = row_shift.data(), ep.hi = 0.5f, epp = &ep;
+        }
+        if (variant == 4) {
+          ep.col_bias = col_bias.data(), ep.col_scale = col_scale.data();
+          ep.col_shift = col_shift.data(), ep.lo = -0.25f, epp = &ep;
         }
         std::vector<double> want, mag;
         reference(s, a, b, epp, &want, &mag);
@@ -109,6 +124,19 @@ TEST(Gemm, PackedMatchesReferenceOnEveryIsaAndThreadCount) {
             if (first.empty()) first = c;
             ASSERT_EQ(0, std::memcmp(first.data(), c.data(), c.size() * sizeof(float)))
                 << "bits differ between thread counts or packings";
+          }
+          if (threads == 1) {
+            // A read transposed: the same sums in the same order.
+            std::vector<float> packed(gemm_packed_b_floats(s.k, s.n, isa) + 1);
+            pack_gemm_b(s.k, s.n, b.data(), s.n, packed.data(), isa);
+            std::vector<float> c(s.m * s.n, NAN);
+            gemm_f32_packed_at(s.m, s.n, s.k, at.data(), s.m, packed.data(), s.n, 0, c.data(),
+                               s.n, isa, epp);
+            SCOPED_TRACE(::testing::Message() << isa_name(isa) << " " << s.m << "x" << s.n
+                                              << "x" << s.k << " variant " << variant << " at");
+            expect_close(c, want, mag, s.k, "packed_at");
+            ASSERT_EQ(0, std::memcmp(first.data(), c.data(), c.size() * sizeof(float)))
+                << "A read transposed gives other bits";
           }
         }
       }

@@ -59,6 +59,12 @@ void convolution_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
+// A pointwise convolution of few pixels with a constant weight gets it
+// packed at load (util/conv_args.h); fused calls read it too.
+const OperandPreparation kPackedConvWeight{"conv_weight_f32", "aten::convolution.out", 1,
+                                           conv_weight_operand_bytes,
+                                           prepare_conv_weight_operand};
+EMBER_REGISTER_OPERAND_PREPARATION(kPackedConvWeight);
 EMBER_REGISTER_KERNEL("aten::convolution.out", convolution_out_boxed);
 
 }  // namespace ember

@@ -119,8 +119,9 @@ class Method final {
 
   // Prepared operands (runtime/kernel/operand_preparation.h): constant
   // operands laid out once for their kernel (a linear layer's weight,
-  // read through its transpose, packed for the GEMM) instead of on every
-  // execute. Load finds them; they take effect when the application gives
+  // read through its transpose, packed for the GEMM; a pointwise
+  // convolution's weight packed for its transposed product) instead of on
+  // every execute. Load finds them; they take effect when the application gives
   // the memory, which stays the application's (no heap here):
   //   prepared_operands_bytes()  bytes needed, 0 when there are none;
   //   prepare_operands(memory)   writes them into `memory` (64-byte
@@ -129,8 +130,8 @@ class Method final {
   //       between executes. InvalidArgument for a short or misaligned
   //       span, InvalidState when called twice.
   // Without it the method runs as written. Results agree with the
-  // unprepared method up to float rounding (the same packed product is
-  // used; only the per-call packing and the transpose are gone). A
+  // unprepared method up to float rounding (the same sums, in another
+  // order where a kernel's prepared form multiplies differently). A
   // transpose whose only reader uses a prepared operand is skipped at
   // execute, unless fusion is disabled or a tracer wants intermediate
   // outputs (then it runs, so its output exists).

@@ -182,6 +182,10 @@ Error Method::plan_fusions() {
 Error Method::run_fused(const Instruction& ins, size_t chain, size_t pc, bool* ran) {
   const FusedSequence& f = fusions_[ins.fusion - 1];
   KernelContext context(memory_manager_->temp_allocator());
+  if (ins.prepared != 0) {
+    // The first call's prepared operand (say a convolution's packed weight).
+    context.set_prepared_operand(&prepared_[ins.prepared - 1].operand);
+  }
   clear_error_message();
   *ran = f.pattern->fn(context, f.calls, f.pattern->count);
   if (!*ran || context.failure() == Error::Ok) {

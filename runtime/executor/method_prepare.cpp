@@ -104,7 +104,11 @@ Error Method::plan_prepared_operands() {
     for (size_t c = 0; c < num_chains_; ++c) {
       for (size_t pc = 0; pc < chains_[c].size; ++pc) {
         Instruction& ins = chains_[c].instructions[pc];
-        if (ins.kind != InstructionKind::Kernel || in_fused_sequence(ins)) continue;
+        // A fused sequence's first call gets its prepared operand too (the
+        // fused kernel reads it); the calls after it do not.
+        if (ins.kind != InstructionKind::Kernel || (ins.fusion == 0 && in_fused_sequence(ins))) {
+          continue;
+        }
         const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
         for (size_t p = 0; p < num_operand_preparations(); ++p) {
           const OperandPreparation& prep = operand_preparation(p);

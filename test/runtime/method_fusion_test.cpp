@@ -170,5 +170,50 @@ TEST(MethodFusion, FusedUnfusedAndDeclinedRunsAgree) {
   }
 }
 
+
+// fused_cnn's pointwise convolution (8 -> 16 channels over 10x9 pixels)
+// takes a prepared weight, packed at load for the transposed product
+// (kernels/optimized/conv.h): fused and unfused, the convolution reads
+// the packed copy, so PyTorch's outputs survive zeroing the program's
+// weight, while the unprepared method then goes wrong.
+TEST(MethodFusion, PointwiseConvolutionReadsItsPreparedWeight) {
+  auto b = open_bundle("fused_cnn.portable.bpte");
+  ASSERT_NE(b, nullptr);
+  auto prepared = load(*b->program, size_t(16) << 20);
+  auto plain = load(*b->program, size_t(16) << 20);
+  ASSERT_TRUE(prepared && plain) << last_error_message();
+  const size_t bytes = prepared->method->prepared_operands_bytes();
+  ASSERT_GT(bytes, 0u);
+  std::vector<uint64_t> memory(bytes / 8 + 16);
+  uint8_t* base = reinterpret_cast<uint8_t*>(
+      (reinterpret_cast<uintptr_t>(memory.data()) + 63) & ~uintptr_t(63));
+  ASSERT_EQ(prepared->method->prepare_operands(Span<uint8_t>(base, bytes)), Error::Ok)
+      << last_error_message();
+  EXPECT_EQ(prepared->method->num_prepared_operands(), 1u);
+  // The pointwise weight, [16, 8, 1, 1], in the program's bytes.
+  size_t zeroed = 0;
+  for (size_t i = 0; i < prepared->method->num_values(); ++i) {
+    const EValue& v = prepared->method->value(i);
+    if (!v.is_tensor()) continue;
+    const Tensor t = v.to_tensor();
+    if (t.dim() != 4 || t.sizes()[0] != 16 || t.sizes()[1] != 8 || t.sizes()[2] != 1) continue;
+    std::memset(t.mutable_data_ptr(), 0, t.nbytes());
+    ++zeroed;
+  }
+  ASSERT_EQ(zeroed, 1u);
+  for (bool fusion : {true, false}) {
+    SCOPED_TRACE(fusion);
+    prepared->method->set_fusion_enabled(fusion);
+    plain->method->set_fusion_enabled(fusion);
+    const std::vector<float> good = run(*b, *prepared, 0);  // verified against PyTorch
+    ASSERT_EQ(load_bundled_input(*plain->method, *b->bundle, 0), Error::Ok);
+    ASSERT_EQ(plain->method->execute(), Error::Ok) << last_error_message();
+    const Tensor t = plain->method->get_output(0).to_tensor();
+    const std::vector<float> zero(t.const_data_ptr<float>(),
+                                  t.const_data_ptr<float>() + t.numel());
+    EXPECT_NE(zero, good);
+  }
+}
+
 }  // namespace
 }  // namespace ember

@@ -3,6 +3,7 @@
 #include "kernels/portable/util/conv_args.h"
 
 #include "kernels/portable/util/dtype_util.h"
+#include "kernels/portable/util/prepared_gemm.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/platform/threadpool.h"
 
@@ -150,17 +151,60 @@ bool convolution_geometry(KernelArgs& a, const ConvSpec& spec, ConvGeometry* geo
   return true;
 }
 
+namespace {
+
+// convolution.out's arguments other than out (argument 9).
+void read_conv_spec(KernelArgs& a, ConvSpec* spec) {
+  spec->input = a.tensor(0);
+  spec->weight = a.tensor(1);
+  spec->bias = a.optional_tensor(2);
+  spec->stride = a.int_list(3);
+  spec->padding = a.int_list(4);
+  spec->dilation = a.int_list(5);
+  spec->transposed = a.bool_value(6);
+  spec->output_padding = a.int_list(7);
+  spec->groups = a.int_value(8);
+}
+
+// The shape of a call whose constant weight the pointwise packing takes
+// (opt::conv2d_packed_weights_floats): Float 2-D, not transposed, the
+// weight the contiguous constant itself.
+bool packed_weight_shape(Span<EValue*> args, const OperandSource& source,
+                         opt::Conv2dShape* s) {
+  if (source.transposed) return false;
+  KernelContext scratch;
+  KernelArgs a(scratch, args, "aten::convolution.out", 11);
+  ConvSpec spec;
+  read_conv_spec(a, &spec);
+  if (!a.ok() || spec.transposed || spec.input.dim() != 4 ||
+      spec.input.scalar_type() != ScalarType::Float ||
+      source.constant.scalar_type() != ScalarType::Float || !source.constant.is_contiguous() ||
+      source.constant.numel() != spec.weight.numel()) {
+    return false;
+  }
+  ConvGeometry g;
+  if (!convolution_geometry(a, spec, &g)) return false;
+  *s = opt_shape(g);
+  return opt::conv2d_packed_weights_floats(*s) > 0;
+}
+
+}  // namespace
+
+size_t conv_weight_operand_bytes(Span<EValue*> args, const OperandSource& source) {
+  opt::Conv2dShape s;
+  return packed_weight_shape(args, source, &s) ? prepared_b_bytes(s.in_c, s.out_c) : 0;
+}
+
+void prepare_conv_weight_operand(Span<EValue*> args, const OperandSource& source, void* out) {
+  opt::Conv2dShape s;
+  if (!packed_weight_shape(args, source, &s)) return;
+  opt::conv2d_pack_weights(s, source.constant.const_data_ptr<float>(),
+                           prepared_b_panels(out, s.in_c, s.out_c));
+}
+
 bool prepare_convolution(KernelArgs& a, ConvCall* call) {
   ConvSpec spec;
-  spec.input = a.tensor(0);
-  spec.weight = a.tensor(1);
-  spec.bias = a.optional_tensor(2);
-  spec.stride = a.int_list(3);
-  spec.padding = a.int_list(4);
-  spec.dilation = a.int_list(5);
-  spec.transposed = a.bool_value(6);
-  spec.output_padding = a.int_list(7);
-  spec.groups = a.int_value(8);
+  read_conv_spec(a, &spec);
   const Tensor out = a.tensor(9);
   if (!a.ok()) {
     return false;
@@ -226,9 +270,15 @@ bool run_convolution_f32(KernelContext& ctx, const ConvGeometry& g, const float*
                          const opt::ConvEpilogue* epilogue) {
   const opt::Conv2dShape s = opt_shape(g);
   const bool depthwise = g.in_channels == g.groups;
+  // The weights packed at load (prepare_conv_weight_operand), when the
+  // call has them for this shape and ISA.
+  const float* packed = opt::conv2d_packed_weights_floats(s) > 0
+                            ? prepared_gemm_b(ctx, g.in_channels, g.out_channels)
+                            : nullptr;
   auto floats = [&](size_t workers) {
     return depthwise ? opt::conv2d_depthwise_workspace_floats(s, workers)
-                     : opt::conv2d_nchw_workspace_floats(s, workers);
+                     : opt::conv2d_nchw_workspace_floats(s, workers, opt::best_isa(),
+                                                         packed != nullptr);
   };
   size_t workers = num_threads();
   float* ws = static_cast<float*>(ctx.allocate_temp(floats(workers) * sizeof(float), 64));
@@ -243,7 +293,8 @@ bool run_convolution_f32(KernelContext& ctx, const ConvGeometry& g, const float*
     opt::conv2d_depthwise_nchw_f32(s, in, weight, bias, out, ws, workers, opt::best_isa(),
                                    epilogue);
   } else {
-    opt::conv2d_nchw_f32(s, in, weight, bias, out, ws, workers, opt::best_isa(), epilogue);
+    opt::conv2d_nchw_f32(s, in, weight, bias, out, ws, workers, opt::best_isa(), epilogue,
+                         packed);
   }
   return true;
 }

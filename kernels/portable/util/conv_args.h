@@ -11,6 +11,7 @@
 #include "runtime/kernel/kernel_args.h"
 #include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_context.h"
+#include "runtime/kernel/operand_preparation.h"
 #include "runtime/platform/threadpool.h"
 
 namespace ember {
@@ -44,6 +45,14 @@ bool convolution_geometry(KernelArgs& a, const ConvSpec& spec, ConvGeometry* g);
 bool prepare_convolution(KernelArgs& a, ConvCall* call);
 
 opt::Conv2dShape opt_shape(const ConvGeometry& g);
+
+// convolution.out's weight (argument 1) packed once, at load, for the
+// pointwise product of few pixels (kernels/optimized/conv.h,
+// conv2d_pack_weights) when the call's shapes take that form (0 bytes
+// otherwise): the operand preparation op_convolution.cpp registers.
+// run_convolution_f32 finds it through the kernel context.
+size_t conv_weight_operand_bytes(Span<EValue*> args, const OperandSource& source);
+void prepare_conv_weight_operand(Span<EValue*> args, const OperandSource& source, void* out);
 
 // Float, not transposed, on kernels/optimized/conv.h (depthwise or the
 // GEMM form), with `epilogue` applied to every output (null: none). Each

@@ -34,20 +34,28 @@ bool product_dims(const EValue& operand, const OperandSource& source, size_t* k,
 
 }  // namespace
 
+size_t prepared_b_bytes(size_t k, size_t n) {
+  return sizeof(PackedHeader) + opt::gemm_packed_b_floats(k, n, opt::best_isa()) * sizeof(float);
+}
+
+float* prepared_b_panels(void* out, size_t k, size_t n) {
+  PackedHeader header{};
+  header.magic = kMagic, header.isa = uint32_t(opt::best_isa()), header.k = k, header.n = n;
+  std::memcpy(out, &header, sizeof(header));
+  return reinterpret_cast<float*>(static_cast<char*>(out) + sizeof(header));
+}
+
 size_t gemm_b_operand_bytes(const EValue& operand, const OperandSource& source) {
   size_t k = 0, n = 0;
   if (!product_dims(operand, source, &k, &n)) return 0;
-  return sizeof(PackedHeader) + opt::gemm_packed_b_floats(k, n, opt::best_isa()) * sizeof(float);
+  return prepared_b_bytes(k, n);
 }
 
 void prepare_gemm_b_operand(const EValue& operand, const OperandSource& source, void* out) {
   size_t k = 0, n = 0;
   if (!product_dims(operand, source, &k, &n)) return;
   const opt::Isa isa = opt::best_isa();
-  PackedHeader header{};
-  header.magic = kMagic, header.isa = uint32_t(isa), header.k = k, header.n = n;
-  std::memcpy(out, &header, sizeof(header));
-  float* packed = reinterpret_cast<float*>(static_cast<char*>(out) + sizeof(header));
+  float* packed = prepared_b_panels(out, k, n);
   const float* c = source.constant.const_data_ptr<float>();
   if (source.transposed) {
     opt::pack_gemm_bt(k, n, c, k, packed, isa);  // the constant is [n, k]

@@ -16,6 +16,12 @@
 
 namespace ember {
 
+// A prepared B [k, n] of any origin: its bytes (a header, then
+// gemm_packed_b_floats(k, n) floats of panels for the ISA chosen at run
+// time), and the header written into `out`, returning where the panels go.
+size_t prepared_b_bytes(size_t k, size_t n);
+float* prepared_b_panels(void* out, size_t k, size_t n);
+
 // Bytes for `operand` (the call's B: Float, 2-D [k, n]) packed from
 // `source`, or 0 when this is not such a product.
 size_t gemm_b_operand_bytes(const EValue& operand, const OperandSource& source);
