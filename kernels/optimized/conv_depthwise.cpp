@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "kernels/optimized/conv.h"
+#include "kernels/optimized/task_queue.h"
 #include "kernels/optimized/vec_util.h"
 #include "runtime/platform/threadpool.h"
 
@@ -384,22 +385,22 @@ void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const floa
   const Plan plan = make_plan(s, lanes(isa));
   const size_t planes = s.batch * s.out_c;
   const size_t taps = s.kernel_h * s.kernel_w, mult = s.out_c / s.in_c;
-  // Worker w takes a contiguous range of planes and its own ring.
-  auto worker = [&](size_t w, size_t count) {
+  // Worker w takes planes one at a time (task_queue.h), with its own ring.
+  workers = std::max<size_t>(1, std::min(workers, planes));
+  if (planes * s.out_h * s.out_w * taps < kInlineMacs) workers = 1;
+  TaskQueue queue(planes, workers);
+  auto worker = [&](size_t w) {
     float* ws = workspace + w * plan.floats();
     std::fill(ws, ws + plan.floats(), 0.0f);
-    const size_t begin = planes * w / count, end = planes * (w + 1) / count;
-    size_t n = begin / s.out_c, oc = begin % s.out_c;  // image and channel of plane t
-    for (size_t t = begin; t < end; ++t) {
+    for (size_t t; queue.take(w, &t);) {
+      const size_t n = t / s.out_c, oc = t % s.out_c;  // image and channel of plane t
       const size_t ic = mult == 1 ? oc : oc / mult;
       plane(plan, in + (n * s.in_c + ic) * s.in_h * s.in_w, weight + oc * taps,
             plane_tail(bias, epilogue, oc), ws, out + t * s.out_h * s.out_w);
-      if (++oc == s.out_c) oc = 0, ++n;
     }
   };
-  workers = std::max<size_t>(1, std::min(workers, planes));
-  if (workers == 1 || planes * s.out_h * s.out_w * taps < kInlineMacs) return worker(0, 1);
-  parallel_for(workers, [&worker, workers](size_t w) { worker(w, workers); });
+  if (workers == 1) return worker(0);
+  parallel_for(workers, [&worker](size_t w) { worker(w); });
 }
 
 }  // namespace ember::opt

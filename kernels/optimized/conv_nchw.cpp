@@ -4,6 +4,7 @@
 
 #include "kernels/optimized/conv.h"
 #include "kernels/optimized/gemm.h"
+#include "kernels/optimized/task_queue.h"
 #include "kernels/optimized/transpose.h"
 #include "kernels/optimized/vec_util.h"
 #include "runtime/platform/threadpool.h"
@@ -248,6 +249,7 @@ struct ConvRun {
   const float *in, *weight, *bias;
   float *out, *workspace;
   const ConvEpilogue* epilogue;  // null: none
+  TaskQueue* queue;              // the tasks of the current parallel call
 };
 
 // The GEMM epilogue for output channels from oc0: bias, then the
@@ -264,16 +266,16 @@ GemmEpilogue conv_epilogue(const ConvRun& c, size_t oc0) {
   return ep;
 }
 
-// Worker w's contiguous range of tasks; channel blocks are innermost, so
-// consecutive tasks reuse the pixel block already packed.
+// Worker w's tasks (task_queue.h), in its own part of the workspace;
+// channel blocks are innermost, so a worker's next task usually reuses the
+// pixel block it has packed.
 void run_worker(const ConvRun& c, size_t w) {
   const Conv2dShape& s = *c.s;
   const Plan& p = c.p;
-  const size_t first = p.tasks * w / c.workers, end = p.tasks * (w + 1) / c.workers;
   float* packed = c.workspace + w * p.k * p.block;
   const size_t icg = s.in_c / s.groups, ocg = s.out_c / s.groups;
   size_t have = SIZE_MAX;
-  for (size_t t = first; t < end; ++t) {
+  for (size_t t; c.queue->take(w, &t);) {
     const size_t outer = t / p.channel_blocks, cb = t % p.channel_blocks;
     const size_t pb = outer % p.pixel_blocks, ng = outer / p.pixel_blocks;
     const size_t g = ng % s.groups, n = ng / s.groups;
@@ -308,10 +310,9 @@ void run_rows_worker(const ConvRun& c, size_t n, size_t g, size_t w) {
   const float** rows =
       reinterpret_cast<const float**>(c.workspace + padded_floats) + w * kRowGroup * p.k;
   const size_t panels_per_row = (s.out_w + c.nr - 1) / c.nr;
-  const size_t first = p.tasks * w / c.workers, end = p.tasks * (w + 1) / c.workers;
   size_t have = SIZE_MAX, panels = 0, cols[kRowGroup];
   size_t offset[kRowGroup];  // each panel's first output pixel
-  for (size_t t = first; t < end; ++t) {
+  for (size_t t; c.queue->take(w, &t);) {
     const size_t group = t / p.channel_blocks, cb = t % p.channel_blocks;
     if (have != group) {
       // Row q = (ic, ky, kx) of B for a panel of output row oy from column
@@ -391,10 +392,13 @@ void pad_input(const ConvRun& c, size_t n, size_t g) {
   parallel_for(icg, [&plane](size_t ic) { plane(ic); });
 }
 
-void run_rows(const ConvRun& c) {
-  const Conv2dShape& s = *c.s;
+void run_rows(const ConvRun& run) {
+  const Conv2dShape& s = *run.s;
   for (size_t n = 0; n < s.batch; ++n) {
     for (size_t g = 0; g < s.groups; ++g) {
+      TaskQueue queue(run.p.tasks, run.workers);
+      ConvRun c = run;
+      c.queue = &queue;
       pad_input(c, n, g);
       if (c.workers == 1) {
         run_rows_worker(c, n, g, 0);
@@ -470,9 +474,10 @@ void run_at(const Conv2dShape& s, const float* in, const float* packed, const fl
   const bool with_ep = bias || epilogue;
   float* blocks = workspace + at_head_floats(p);
   workers = std::max<size_t>(1, std::min(workers, p.tasks));
+  TaskQueue queue(p.tasks, workers);
   auto worker = [&](size_t w) {
     float* block = blocks + w * p.block_rows * p.block_cols;
-    for (size_t t = p.tasks * w / workers; t < p.tasks * (w + 1) / workers; ++t) {
+    for (size_t t; queue.take(w, &t);) {
       const size_t pb = t % p.pixel_blocks, ct = t / p.pixel_blocks % p.channel_tasks;
       const size_t n = t / p.pixel_blocks / p.channel_tasks;
       const size_t r0 = pb * p.block_rows, rows = std::min(p.block_rows, p.pixels - r0);
@@ -538,12 +543,14 @@ void conv2d_nchw_f32(const Conv2dShape& s, const float* in, const float* weight,
                   macs < kInlineMacs ? 1 : std::max<size_t>(workers, 1), isa, epilogue);
   }
   ConvRun c{&s,  plan(s, isa), isa, gemm_panel_width(isa), 0, in, weight, bias, out, workspace,
-            epilogue};
+            epilogue, nullptr};
   if (c.p.pixels == 0 || s.out_c == 0 || s.batch == 0) return;
   c.workers = std::max<size_t>(1, std::min(workers, c.p.tasks));
   const size_t macs = s.batch * s.out_c * c.p.pixels * c.p.k;
   if (c.workers == 1 || macs < kInlineMacs) c.workers = 1;
   if (c.p.rows) return run_rows(c);
+  TaskQueue queue(c.p.tasks, c.workers);
+  c.queue = &queue;
   if (c.workers == 1) return run_worker(c, 0);
   parallel_for(c.workers, [&c](size_t w) { run_worker(c, w); });
 }
