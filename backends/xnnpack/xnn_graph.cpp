@@ -403,11 +403,20 @@ const char* node_type_name(fb::XNodeUnion type) {
 }
 
 Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* graph) {
-  flatbuffers::Verifier verifier(payload.flatbuffer, payload.flatbuffer_size);
+  // flatbuffers reads scalars in place, and its verifier checks their
+  // alignment only from the buffer's start: a graph the blob's header puts
+  // off an 8-byte boundary is read from an aligned copy the graph keeps.
+  const uint8_t* bytes = payload.flatbuffer;
+  if (reinterpret_cast<uintptr_t>(bytes) % alignof(uint64_t) != 0) {
+    graph->aligned_flatbuffer.assign((payload.flatbuffer_size + 7) / 8, 0);
+    std::memcpy(graph->aligned_flatbuffer.data(), bytes, payload.flatbuffer_size);
+    bytes = reinterpret_cast<const uint8_t*>(graph->aligned_flatbuffer.data());
+  }
+  flatbuffers::Verifier verifier(bytes, payload.flatbuffer_size);
   EMBER_CHECK_OR_RETURN(verifier.VerifyBuffer<fb::XNNGraph>(nullptr), Error::InvalidProgram,
                         "XNNPACK graph flatbuffer (%zu bytes) failed verification",
                         payload.flatbuffer_size);
-  const fb::XNNGraph* g = flatbuffers::GetRoot<fb::XNNGraph>(payload.flatbuffer);
+  const fb::XNNGraph* g = flatbuffers::GetRoot<fb::XNNGraph>(bytes);
   EMBER_CHECK_OR_RETURN(g->xvalues() != nullptr && g->xnodes() != nullptr,
                         Error::InvalidProgram, "XNNPACK graph has no values or no nodes");
 

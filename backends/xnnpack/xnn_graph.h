@@ -86,6 +86,9 @@ struct Graph {
   std::vector<FreeableBuffer> named_buffers;
   // bf16 block scales converted from inline fp32 ones.
   std::vector<std::vector<uint16_t>> converted_scales;
+  // The graph flatbuffer copied to 8-byte aligned memory when the blob
+  // placed it off such a boundary (nodes point into it); empty otherwise.
+  std::vector<uint64_t> aligned_flatbuffer;
 };
 
 // "[2, 3, 4]" into `out` for messages (truncated to fit `size`).
