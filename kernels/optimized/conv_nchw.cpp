@@ -481,15 +481,9 @@ void run_at(const Conv2dShape& s, const float* in, const float* packed, const fl
       const size_t pb = t % p.pixel_blocks, ct = t / p.pixel_blocks % p.channel_tasks;
       const size_t n = t / p.pixel_blocks / p.channel_tasks;
       const size_t r0 = pb * p.block_rows, rows = std::min(p.block_rows, p.pixels - r0);
-      const size_t c0 = ct * p.block_cols;
-      if (c0 >= s.out_c) continue;
+      const size_t c0 = ct * p.block_cols;  // below out_c: blocks are whole panels
       const size_t cols = std::min(p.block_cols, s.out_c - c0);
-      GemmEpilogue tile{};
-      if (with_ep) {
-        tile = ep;
-        if (tile.col_bias) tile.col_bias += c0;
-        if (tile.col_scale) tile.col_scale += c0, tile.col_shift += c0;
-      }
+      const GemmEpilogue tile = offset_epilogue(ep, 0, c0);
       const float* image = in + n * s.in_c * p.pixels;
       gemm_f32_packed_at(rows, cols, s.in_c, image + r0, p.pixels, packed, s.out_c, c0, block,
                          p.block_cols, isa, with_ep ? &tile : nullptr);

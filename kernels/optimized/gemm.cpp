@@ -55,15 +55,6 @@ struct IndirectB {
   EMBER_OPT_INLINE const float* operator()(size_t p) const { return rows[p]; }
 };
 
-// The epilogue of the tile at (row, col) of the block: biases offset.
-inline GemmEpilogue tile_epilogue(const GemmEpilogue& e, size_t row, size_t col) {
-  GemmEpilogue t = e;
-  if (t.col_bias) t.col_bias += col;
-  if (t.col_scale) t.col_scale += col, t.col_shift += col;
-  if (t.row_bias) t.row_bias += row;
-  if (t.row_scale) t.row_scale += row, t.row_shift += row;
-  return t;
-}
 
 // One MR x (NV vectors) tile of c over kc steps of k; `rows` and `cols`
 // of it are valid. `accumulate`: add to c instead of overwriting it.
@@ -221,7 +212,7 @@ EMBER_OPT_INLINE void gemm_block(const GemmBlock& g) {
         const bool last = k0 + kc == g.k;
         for (size_t i = i0; i < i0 + mc; i += MR) {
           GemmEpilogue ep{};
-          if (last && g.epilogue) ep = tile_epilogue(*g.epilogue, i, j);
+          if (last && g.epilogue) ep = offset_epilogue(*g.epilogue, i, j);
           gemm_rows<V, MR, NV>(kc, g.a + i * g.lda + k0, g.lda, StridedB{bp, ldb}, g.c + i * g.ldc + j,
                                g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
                                last && g.epilogue ? &ep : nullptr);
@@ -242,7 +233,7 @@ EMBER_OPT_INLINE void rows_tiles(const RowsProduct& r) {
     const bool last = k0 + kc == r.k;
     for (size_t i = 0; i < r.m; i += MR) {
       GemmEpilogue ep{};
-      if (last && r.epilogue) ep = tile_epilogue(*r.epilogue, i, 0);
+      if (last && r.epilogue) ep = offset_epilogue(*r.epilogue, i, 0);
       const GemmEpilogue* tile_ep = last && r.epilogue ? &ep : nullptr;
       const size_t rows = std::min(size_t(MR), r.m - i);
       const float* a = r.a + i * r.lda + k0;
@@ -305,7 +296,7 @@ EMBER_OPT_INLINE void gemm_packed_shallow(const GemmBlock& g) {
       const float* bp = g.b + (g.col0 + j) * g.k;
       const size_t cols = std::min(NR, g.n - j);
       GemmEpilogue ep{};
-      if (g.epilogue) ep = tile_epilogue(*g.epilogue, i, j);
+      if (g.epilogue) ep = offset_epilogue(*g.epilogue, i, j);
       const GemmEpilogue* tile_ep = g.epilogue ? &ep : nullptr;
       if constexpr (NV > 1) {
         if (cols <= (NV - 1) * (NR / NV)) {
@@ -349,7 +340,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
           if (cols <= (NV - 1) * (NR / NV)) {
             for (size_t i = i0; i < i0 + mc; i += MR) {
               GemmEpilogue ep{};
-              if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
+              if (with_ep) ep = offset_epilogue(*g.epilogue, i, j);
               gemm_rows<V, MR, NV - 1, kAT>(kc, a_at<kAT>(g.a, g.lda, i, k0), g.lda, StridedB{bp, NR},
                                        g.c + i * g.ldc + j, g.ldc,
                                        std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
@@ -364,7 +355,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
           const size_t share = std::min((lines + full_tiles - 1) / full_tiles, 2 * kc);
           for (size_t t = 0; t < full_tiles; ++t, i += MR) {
             GemmEpilogue ep{};
-            if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
+            if (with_ep) ep = offset_epilogue(*g.epilogue, i, j);
             const size_t first = std::min(t * share, lines);
             gemm_tile<V, MR, NV, kAT, true>(kc, a_at<kAT>(g.a, g.lda, i, k0), g.lda, StridedB{bp, NR},
                                        g.c + i * g.ldc + j, g.ldc, MR, cols, k0 > 0,
@@ -374,7 +365,7 @@ EMBER_OPT_INLINE void gemm_packed_block(const GemmBlock& g) {
         }
         for (; i < i0 + mc; i += MR) {
           GemmEpilogue ep{};
-          if (with_ep) ep = tile_epilogue(*g.epilogue, i, j);
+          if (with_ep) ep = offset_epilogue(*g.epilogue, i, j);
           gemm_rows<V, MR, NV, kAT>(kc, a_at<kAT>(g.a, g.lda, i, k0), g.lda, StridedB{bp, NR}, g.c + i * g.ldc + j,
                                g.ldc, std::min(size_t(MR), i0 + mc - i), cols, k0 > 0,
                                with_ep ? &ep : nullptr);
@@ -536,7 +527,7 @@ void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size
   split_over_pool(m, n, k, gemm_kernel(isa, true).mr, gemm_panel_width(isa),
                   [&](size_t r0, size_t rows, size_t c0, size_t cols) {
                     GemmEpilogue ep{};
-                    if (epilogue) ep = tile_epilogue(*epilogue, r0, c0);
+                    if (epilogue) ep = offset_epilogue(*epilogue, r0, c0);
                     gemm_f32_packed(rows, cols, k, a + r0 * lda, lda, packed_b, n, c0,
                                     c + r0 * ldc + c0, ldc, isa, epilogue ? &ep : nullptr);
                   });

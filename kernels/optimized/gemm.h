@@ -35,6 +35,16 @@ struct GemmEpilogue {
   float lo = -INFINITY, hi = INFINITY;
 };
 
+// The epilogue of the sub-product from (row, col): its arrays offset.
+inline GemmEpilogue offset_epilogue(const GemmEpilogue& e, size_t row, size_t col) {
+  GemmEpilogue t = e;
+  if (t.col_bias) t.col_bias += col;
+  if (t.col_scale) t.col_scale += col, t.col_shift += col;
+  if (t.row_bias) t.row_bias += row;
+  if (t.row_scale) t.row_scale += row, t.row_shift += row;
+  return t;
+}
+
 // Columns per packed panel.
 size_t gemm_panel_width(Isa isa);
 // Floats of a packing of a k x n B (n rounded up to whole panels).
