@@ -8,6 +8,7 @@
 
 #include "bundled_program/bundled_program_internal.h"
 #include "schema/bundled_program_schema_generated.h"
+#include "runtime/platform/format.h"
 
 namespace ember {
 
@@ -92,7 +93,7 @@ Error check_values(const flatbuffers::Vector<flatbuffers::Offset<fb::Value>>* va
                    const char* kind) {
   for (uint32_t i = 0; i < vector_size(values); ++i) {
     char where[192];
-    snprintf(where, sizeof(where), "suite %zu ('%s') test case %zu %s %u", suite,
+    format_text(where, sizeof(where), "suite %zu ('%s') test case %zu %s %u", suite,
              PrintableName(method).c_str(), test_case, kind, i);
     EMBER_RETURN_IF_ERROR(check_value(values->Get(i), where));
   }

@@ -5,7 +5,13 @@
 # version at compile time, and Python packages (executorch's pip wheel) put
 # a flatc of their own first on PATH. The package's own flatbuffers::flatc
 # target when there is one, else a flatc whose version the headers state.
-find_path(EMBER_FLATBUFFERS_INCLUDE flatbuffers/flatbuffers.h REQUIRED)
+if(EMBER_RUNTIME_ONLY)
+  # Header only, so the host's headers serve every target (copied below).
+  find_path(EMBER_FLATBUFFERS_INCLUDE flatbuffers/flatbuffers.h REQUIRED
+            PATHS /usr/local/include /usr/include NO_CMAKE_FIND_ROOT_PATH)
+else()
+  find_path(EMBER_FLATBUFFERS_INCLUDE flatbuffers/flatbuffers.h REQUIRED)
+endif()
 find_package(FlatBuffers CONFIG QUIET)
 if(TARGET flatbuffers::flatc AND NOT EMBER_FLATC)
   get_target_property(EMBER_FLATC flatbuffers::flatc IMPORTED_LOCATION_NONE)
@@ -24,6 +30,21 @@ execute_process(COMMAND "${EMBER_FLATC}" --version OUTPUT_VARIABLE _ember_flatc_
 if(NOT _ember_flatc_ver MATCHES " ${_ember_fb_ver}$")
   message(FATAL_ERROR "${EMBER_FLATC} is '${_ember_flatc_ver}' but the flatbuffers "
           "headers are ${_ember_fb_ver}: pass -DEMBER_FLATC=<the flatc of the same version>")
+endif()
+
+# Cross builds see the host's flatbuffers headers through a copy of their
+# own folder: putting the host's include directory on a bare-metal target's
+# path would mix the host C library's headers into the target's.
+if(CMAKE_CROSSCOMPILING AND EMBER_FLATBUFFERS_INCLUDE MATCHES "^/usr(/local)?/include$")
+  file(COPY "${EMBER_FLATBUFFERS_INCLUDE}/flatbuffers"
+       DESTINATION "${CMAKE_BINARY_DIR}/third-party/include")
+  set(EMBER_FLATBUFFERS_INCLUDE "${CMAKE_BINARY_DIR}/third-party/include")
+endif()
+
+# The runtime-only configuration (bare metal) needs nothing more.
+if(EMBER_RUNTIME_ONLY)
+  add_library(ember::pthreadpool INTERFACE IMPORTED)
+  return()
 endif()
 
 # executor_runner's command line.

@@ -41,7 +41,6 @@ struct Step {
   int64_t lhs_numel;     // add: operand elements (a smaller one repeats)
   int64_t rhs_numel;
   size_t m, k, n;        // mm: [m, k] x [k, n]
-  float* scratch;        // where the result goes; null for the last step
   Shape shape;           // of the result (traced intermediate outputs)
 };
 
@@ -51,6 +50,8 @@ struct Plan {
   size_t num_inputs;
   int64_t* arg_numel;  // inputs then the output, checked at execute
   bool bound;          // false: init saw no call values, execute refuses
+  int64_t scratch_numel = 0;   // floats per scratch buffer
+  size_t scratch_buffers = 0;  // 0, 1 or 2, from the temp allocator
 };
 
 // Inputs the chain of `count` instructions takes (demo_backend.h).
@@ -161,7 +162,7 @@ Error infer_step(size_t i, Step* step, const Shape& lhs, const Shape& rhs, Shape
 
 // Wires the steps to the call's values (demo_backend.h), checks every
 // shape and gives each intermediate result its scratch.
-Error bind_plan(Plan* plan, Span<EValue* const> args, MemoryAllocator* allocator) {
+Error bind_plan(Plan* plan, Span<EValue* const> args) {
   const size_t n_in = plan->num_inputs;
   EMBER_CHECK_OR_RETURN(args.size() == n_in + 1, Error::NotSupported,
                         "BackendWithCompilerDemo: a chain of %zu instructions takes %zu inputs "
@@ -196,16 +197,9 @@ Error bind_plan(Plan* plan, Span<EValue* const> args, MemoryAllocator* allocator
                         "BackendWithCompilerDemo: the chain's result is %s; the call's output "
                         "is %s", want, got);
   // Intermediate results alternate between two buffers, so an mm never
-  // writes the buffer it reads.
-  float* scratch[2] = {nullptr, nullptr};
-  const size_t buffers = plan->num_steps > 2 ? 2 : plan->num_steps - 1;
-  for (size_t b = 0; b < buffers; ++b) {
-    scratch[b] = allocator->allocate_array<float>(size_t(scratch_numel > 0 ? scratch_numel : 1));
-    EMBER_CHECK_OR_RETURN(scratch[b] != nullptr, Error::MemoryAllocationFailed,
-                          "BackendWithCompilerDemo: the method allocator has no room for %lld "
-                          "floats of scratch", static_cast<long long>(scratch_numel));
-  }
-  for (size_t i = 0; i + 1 < plan->num_steps; ++i) plan->steps[i].scratch = scratch[i % 2];
+  // writes the buffer it reads; execute takes them from the temp allocator.
+  plan->scratch_buffers = plan->num_steps > 2 ? 2 : plan->num_steps - 1;
+  plan->scratch_numel = scratch_numel > 0 ? scratch_numel : 1;
   plan->bound = true;
   return Error::Ok;
 }
@@ -315,6 +309,14 @@ class DemoBackend final : public BackendInterface {
  public:
   bool is_available() const override { return true; }
 
+  // The plan, its steps and the argument sizes (init), rounded for their
+  // alignment: the most any blob makes init take.
+  size_t init_allocator_bytes() const override {
+    constexpr size_t kAlign = MemoryAllocator::kDefaultAlignment;
+    return sizeof(Plan) + kMaxDemoInstructions * sizeof(Step) +
+           (kMaxDemoInstructions + 2) * sizeof(int64_t) + 3 * kAlign;
+  }
+
   Result<DelegateHandle*> init(BackendInitContext& context, FreeableBuffer* processed,
                                Span<const CompileSpec> compile_specs) const override {
     EMBER_RETURN_IF_ERROR(check_compile_specs(compile_specs));
@@ -344,7 +346,7 @@ class DemoBackend final : public BackendInterface {
       new (&steps[i]) Step(s);
     }
     if (context.call_args().size() != 0) {
-      EMBER_RETURN_IF_ERROR(bind_plan(plan, context.call_args(), allocator));
+      EMBER_RETURN_IF_ERROR(bind_plan(plan, context.call_args()));
     }
     processed->free();
     char method[64];
@@ -363,6 +365,15 @@ class DemoBackend final : public BackendInterface {
     const bool log = tracer != nullptr &&
                      tracer->debug_level() >= EventTracerDebugLevel::IntermediateOutputs;
     float* output = args[plan->num_inputs]->to_tensor().mutable_data_ptr<float>();
+    float* scratch[2] = {nullptr, nullptr};
+    for (size_t b = 0; b < plan->scratch_buffers; ++b) {
+      scratch[b] = context.temp_allocator() == nullptr
+                       ? nullptr
+                       : context.temp_allocator()->allocate_array<float>(size_t(plan->scratch_numel));
+      EMBER_CHECK_OR_RETURN(scratch[b] != nullptr, Error::MemoryAllocationFailed,
+                            "BackendWithCompilerDemo: the temp allocator has no room for %lld "
+                            "floats of scratch", static_cast<long long>(plan->scratch_numel));
+    }
     const float* previous = nullptr;
     for (size_t i = 0; i < plan->num_steps; ++i) {
       Step& s = plan->steps[i];
@@ -370,7 +381,7 @@ class DemoBackend final : public BackendInterface {
           s.lhs == kPrevious ? previous : args[s.lhs]->to_tensor().const_data_ptr<float>();
       const float* rhs =
           s.op == DemoOp::Sin ? nullptr : args[s.rhs]->to_tensor().const_data_ptr<float>();
-      float* out = s.scratch != nullptr ? s.scratch : output;
+      float* out = i + 1 < plan->num_steps ? scratch[i % 2] : output;
       EventTracerEntry entry;
       if (profile) {
         entry = s.debug_handle >= 0

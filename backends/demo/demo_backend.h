@@ -40,8 +40,9 @@
 // most kDemoMaxValue, as upstream's runtime requires (InvalidArgument);
 // other keys are ignored.
 //
-// Memory: the plan and the scratch for intermediate results come from
-// context.allocator() at init; execute allocates nothing.
+// Memory: the plan comes from context.allocator() at init (at most
+// init_allocator_bytes(), whatever the blob); the scratch for intermediate
+// results from the temp allocator at each execute.
 //
 // Tracing: with an EventTracer, execute reports each instruction as a
 // delegate event keyed by the blob's debug handle (by the operator's name

@@ -246,43 +246,31 @@ Result<Module::LoadedMethod*> Module::loaded_method(const std::string& name,
   loaded->temp_allocator =
       std::make_unique<MemoryAllocator>(loaded->temp_pool.get(), kTempPoolSize);
 
-  // Start from a size proportional to the method and grow on exhaustion.
-  size_t pool_size = 64 * 1024 + meta->num_instructions() * 256;
-  constexpr size_t kMaxMethodPool = size_t(1) << 30;
-  // Every traced attempt records a "Default" block: with a tracer, start
-  // large (calloc maps untouched pages lazily) so one attempt is enough.
-  constexpr size_t kTracedMethodPool = size_t(64) << 20;
-  if (event_tracer != nullptr && pool_size < kTracedMethodPool) {
-    pool_size = kTracedMethodPool;
+  // Exactly what the method needs (MethodMeta::method_allocator_bytes()),
+  // allocated once. calloc's blocks are aligned to max_align_t, the base
+  // alignment that figure assumes.
+  const size_t pool_size = meta->method_allocator_bytes();
+  loaded->method_pool.reset(static_cast<uint8_t*>(std::calloc(pool_size, 1)));
+  EMBER_CHECK_OR_RETURN(loaded->method_pool != nullptr, Error::MemoryAllocationFailed,
+                        "method '%s': cannot allocate a method pool of %zu bytes",
+                        shown.c_str(), pool_size);
+  loaded->method_allocator =
+      std::make_unique<MemoryAllocator>(loaded->method_pool.get(), pool_size);
+  loaded->memory_manager = std::make_unique<MemoryManager>(
+      loaded->method_allocator.get(), loaded->planned_memory.get(),
+      loaded->temp_allocator.get());
+  Result<Method> method =
+      program_->load_method(name.c_str(), loaded->memory_manager.get(), event_tracer);
+  if (!method.ok()) return method.error();
+  loaded->method = std::make_unique<Method>(std::move(*method));
+  EMBER_RETURN_IF_ERROR(give_outputs_memory(*loaded->method, &loaded->outputs));
+  if (prepare_operands_) {
+    EMBER_RETURN_IF_ERROR(prepare_operands(*loaded->method, &loaded->prepared_operands));
   }
-  for (; pool_size <= kMaxMethodPool; pool_size *= 4) {
-    loaded->method_pool.reset(static_cast<uint8_t*>(std::calloc(pool_size, 1)));
-    EMBER_CHECK_OR_RETURN(loaded->method_pool != nullptr, Error::MemoryAllocationFailed,
-                          "cannot allocate a method pool of %zu bytes", pool_size);
-    loaded->method_allocator =
-        std::make_unique<MemoryAllocator>(loaded->method_pool.get(), pool_size);
-    loaded->memory_manager = std::make_unique<MemoryManager>(
-        loaded->method_allocator.get(), loaded->planned_memory.get(),
-        loaded->temp_allocator.get());
-    Result<Method> method =
-        program_->load_method(name.c_str(), loaded->memory_manager.get(), event_tracer);
-    if (method.ok()) {
-      loaded->method = std::make_unique<Method>(std::move(*method));
-      EMBER_RETURN_IF_ERROR(give_outputs_memory(*loaded->method, &loaded->outputs));
-      if (prepare_operands_) {
-        EMBER_RETURN_IF_ERROR(prepare_operands(*loaded->method, &loaded->prepared_operands));
-      }
-      loaded->held_inputs.resize(loaded->method->inputs_size());
-      LoadedMethod* raw = loaded.get();
-      methods_[name] = std::move(loaded);
-      return raw;
-    }
-    if (method.error() != Error::MemoryAllocationFailed ||
-        std::strstr(last_error_message(), "method allocator") == nullptr) {
-      return method.error();
-    }
-  }
-  return Error::MemoryAllocationFailed;
+  loaded->held_inputs.resize(loaded->method->inputs_size());
+  LoadedMethod* raw = loaded.get();
+  methods_[name] = std::move(loaded);
+  return raw;
 }
 
 size_t Module::method_allocator_used(const std::string& name) const {

@@ -11,6 +11,10 @@
 namespace ember {
 namespace {
 
+// M_SQRT1_2 and friends are POSIX, not C++17 (newlib hides them).
+constexpr double kSqrtHalf = 0.70710678118654752440;          // 1 / sqrt(2)
+constexpr double kSqrtTwoOverPi = 0.79788456080286535588;     // sqrt(2 / pi)
+
 bool string_is(StringView s, const char* want) {
   return s.size == std::strlen(want) && std::memcmp(s.data, want, s.size) == 0;
 }
@@ -31,12 +35,12 @@ void gelu_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (string_is(approximate, "none")) {
     float_unary_run(a, self, out, [](auto x) {
       using C = decltype(x);
-      return C(0.5) * x * (C(1) + std::erf(x * C(M_SQRT1_2)));
+      return C(0.5) * x * (C(1) + std::erf(x * C(kSqrtHalf)));
     }, opt::gelu_f32);
   } else if (string_is(approximate, "tanh")) {
     float_unary_run(a, self, out, [](auto x) {
       using C = decltype(x);
-      const C kBeta = C(M_SQRT2 * M_2_SQRTPI * 0.5);  // sqrt(2 / pi)
+      const C kBeta = C(kSqrtTwoOverPi);  // sqrt(2 / pi)
       const C inner = kBeta * (x + C(0.044715) * x * x * x);
       return C(0.5) * x * (C(1) + std::tanh(inner));
     });

@@ -150,6 +150,14 @@ class BackendInterface {
   virtual Error execute(BackendExecutionContext& context, DelegateHandle* handle,
                         Span<EValue*> args) const = 0;
 
+  // The most bytes init() takes from context.allocator() for one delegate,
+  // whatever its blob: MethodMeta::method_allocator_bytes() adds it per
+  // delegate, so an application sizes the method allocator before loading.
+  // 0 (the default) for a backend that keeps its state in its own memory,
+  // as XNNPACK does; scratch for one execution belongs in the temp
+  // allocator (BackendExecutionContext), not here.
+  virtual size_t init_allocator_bytes() const { return 0; }
+
   // Releases what init() acquired. The handle's memory itself came from the
   // method allocator and is not freed here.
   virtual void destroy(DelegateHandle* handle) const {}

@@ -1,18 +1,33 @@
 #include "runtime/core/error_message.h"
 
 #include <cstdarg>
-#include <cstdio>
 #include <cstring>
+
+#include "runtime/platform/format.h"
 
 namespace ember {
 namespace {
+// One message per thread where the platform has threads (and TLS); a
+// single buffer on bare metal (EMBER_ERROR_MESSAGE_TLS off), where
+// thread_local would need the C library's TLS support (__aeabi_read_tp).
+#if EMBER_ERROR_MESSAGE_TLS
 thread_local char g_message[kMaxErrorMessage];
+#else
+char g_message[kMaxErrorMessage];
+#endif
+
+// strnlen is POSIX, not C++17: newlib hides it under -std=c++17.
+size_t bounded_length(const char* s, size_t max) {
+  size_t n = 0;
+  while (n < max && s[n] != '\0') ++n;
+  return n;
+}
 
 void format_at(size_t start, const char* fmt, va_list args) {
   if (start >= kMaxErrorMessage - 1) {
     return;
   }
-  vsnprintf(g_message + start, kMaxErrorMessage - start, fmt, args);
+  vformat_text(g_message + start, kMaxErrorMessage - start, fmt, args);
 }
 }  // namespace
 
@@ -26,7 +41,7 @@ void set_error_message(const char* fmt, ...) {
 void append_error_message(const char* fmt, ...) {
   va_list args;
   va_start(args, fmt);
-  format_at(strnlen(g_message, kMaxErrorMessage), fmt, args);
+  format_at(bounded_length(g_message, kMaxErrorMessage), fmt, args);
   va_end(args);
 }
 
@@ -36,24 +51,22 @@ void prefix_error_message(const char* fallback, const char* fmt, ...) {
   char context[kMaxErrorMessage];
   va_list args;
   va_start(args, fmt);
-  if (vsnprintf(context, sizeof(context), fmt, args) < 0) {
-    context[0] = '\0';
-  }
+  vformat_text(context, sizeof(context), fmt, args);
   va_end(args);
   if (g_message[0] == '\0') {
-    snprintf(g_message, kMaxErrorMessage, "%s: %s", context,
+    format_text(g_message, kMaxErrorMessage, "%s: %s", context,
              fallback != nullptr ? fallback : "");
     return;
   }
   // Move the previous message right, in place, to make room for
   // "<context>: "; what no longer fits falls off its end.
-  const size_t context_size = strnlen(context, sizeof(context));
+  const size_t context_size = bounded_length(context, sizeof(context));
   const size_t shift = context_size + 2;
   if (shift >= kMaxErrorMessage - 1) {
-    snprintf(g_message, kMaxErrorMessage, "%s: ", context);
+    format_text(g_message, kMaxErrorMessage, "%s: ", context);
     return;
   }
-  size_t kept = strnlen(g_message, kMaxErrorMessage);
+  size_t kept = bounded_length(g_message, kMaxErrorMessage);
   if (kept > kMaxErrorMessage - 1 - shift) {
     kept = kMaxErrorMessage - 1 - shift;
   }
@@ -75,7 +88,7 @@ void printable_bytes(const void* bytes, size_t n, char* out, size_t out_size) {
     if (plain) {
       out[used++] = char(b[i]);
     } else {
-      used += size_t(snprintf(out + used, 5, "\\x%02x", b[i]));
+      used += size_t(format_text(out + used, 5, "\\x%02x", b[i]));
     }
   }
   out[used] = '\0';
@@ -84,7 +97,7 @@ void printable_bytes(const void* bytes, size_t n, char* out, size_t out_size) {
 void printable_identifier(const void* bytes, char out[17]) { printable_bytes(bytes, 4, out, 17); }
 
 void printable_name(const char* name, char* out, size_t out_size) {
-  printable_bytes(name, name != nullptr ? strnlen(name, out_size) : 0, out, out_size);
+  printable_bytes(name, name != nullptr ? bounded_length(name, out_size) : 0, out, out_size);
 }
 
 const char* last_error_message() { return g_message; }

@@ -10,7 +10,19 @@
 // re-reports a failure a callee recorded.
 #pragma once
 
+#include <cinttypes>
 #include <cstddef>
+
+// newlib 3.3 (arm-none-eabi) leaves the 64-bit PRI macros out when GCC's
+// own <stdint.h> defined the types first; int64_t is long long there.
+// (Ember's formatter, runtime/platform/format.h, reads them everywhere.)
+#if !defined(PRIu64) && defined(__arm__)
+#define PRId64 "lld"
+#define PRIi64 "lli"
+#define PRIu64 "llu"
+#define PRIx64 "llx"
+#define PRIX64 "llX"
+#endif
 
 namespace ember {
 

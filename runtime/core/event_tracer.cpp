@@ -1,14 +1,10 @@
-// The clock event tracers time events with.
+// The clock event tracers time events with: the platform's (clock.h).
 #include "runtime/core/event_tracer.h"
 
-#include <chrono>
+#include "runtime/platform/clock.h"
 
 namespace ember {
 
-uint64_t event_tracer_ticks() {
-  return uint64_t(std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      std::chrono::steady_clock::now().time_since_epoch())
-                      .count());
-}
+uint64_t event_tracer_ticks() { return clock_ticks(); }
 
 }  // namespace ember

@@ -62,7 +62,9 @@ struct EventTracerEntry {
   uint64_t start_ticks = 0;
 };
 
-// Monotonic nanoseconds: the clock every event is timed with.
+// The clock every event is timed with: the platform clock (runtime/platform/
+// clock.h), monotonic nanoseconds on hosted systems by default, DWT cycles
+// on M-profile cores; clock_ticks_per_second() gives the rate.
 uint64_t event_tracer_ticks();
 
 class EventTracer {

@@ -154,6 +154,19 @@ class Method final {
 
  private:
   friend class Program;
+  friend class MethodMeta;
+
+  // The method allocator's bytes load() takes for `plan`, exactly, from a
+  // base aligned to kMethodAllocationAlignment (method_memory.cpp): the
+  // same walk of the plan the load phases allocate by, so the two cannot
+  // disagree. Delegates' own init() allocations are not included (see
+  // MethodMeta::method_allocator_bytes()).
+  static size_t allocator_bytes(const ember_fb::ExecutionPlan* plan);
+  // Slots load() reserves for fused sequences and prepared operands: an
+  // upper bound from the operators alone (which calls actually fuse or get
+  // a prepared operand is decided later, from the values).
+  static size_t fusion_slots(const ember_fb::ExecutionPlan* plan);
+  static size_t prepared_slots(const ember_fb::ExecutionPlan* plan);
 
   enum class InstructionKind : uint8_t { Kernel, Delegate, Move, JumpFalse, Free };
   struct Instruction {

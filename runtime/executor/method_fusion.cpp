@@ -13,6 +13,7 @@
 
 #include "runtime/core/error_message.h"
 #include "runtime/executor/method.h"
+#include "runtime/executor/method_allocation.h"
 #include "runtime/executor/operator_name.h"
 #include "schema/program_generated.h"
 
@@ -140,42 +141,34 @@ bool Method::fusable_at(const FusionPattern& pattern, size_t chain, size_t pc) c
 }
 
 Error Method::plan_fusions() {
-  if (num_fusion_patterns() == 0) return Error::Ok;
-  // Two passes: count, then allocate exactly and record.
-  for (int pass = 0; pass < 2; ++pass) {
-    size_t found = 0;
-    for (size_t c = 0; c < num_chains_; ++c) {
-      Chain& ch = chains_[c];
-      for (size_t pc = 0; pc < ch.size; ++pc) {
-        for (size_t p = 0; p < num_fusion_patterns(); ++p) {
-          const FusionPattern& pattern = fusion_pattern(p);
-          if (!fusable_at(pattern, c, pc)) continue;
-          if (pass == 1) {
-            FusedSequence& f = fusions_[found];
-            f.pattern = &pattern;
-            for (size_t k = 0; k < pattern.count; ++k) {
-              const Instruction& ins = ch.instructions[pc + k];
-              f.calls[k] = Span<EValue*>(ins.args, ins.num_args);
-            }
-            ch.instructions[pc].fusion = uint32_t(found + 1);
-          }
-          ++found;
-          pc += pattern.count - 1;
-          break;
+  const size_t slots = fusion_slots(plan_);
+  if (slots == 0) return Error::Ok;
+  // As many slots as the operators allow (method_memory.cpp), so that the
+  // method allocator's need is known before loading; found <= slots.
+  fusions_ = allocate_method_array<FusedSequence>(memory_manager_->method_allocator(), slots,
+                                                  name(), "fused sequences");
+  if (fusions_ == nullptr) return Error::MemoryAllocationFailed;
+  size_t found = 0;
+  for (size_t c = 0; c < num_chains_; ++c) {
+    Chain& ch = chains_[c];
+    for (size_t pc = 0; pc < ch.size; ++pc) {
+      for (size_t p = 0; p < num_fusion_patterns(); ++p) {
+        const FusionPattern& pattern = fusion_pattern(p);
+        if (!fusable_at(pattern, c, pc)) continue;
+        FusedSequence& f = fusions_[found];
+        f.pattern = &pattern;
+        for (size_t k = 0; k < pattern.count; ++k) {
+          const Instruction& ins = ch.instructions[pc + k];
+          f.calls[k] = Span<EValue*>(ins.args, ins.num_args);
         }
+        ch.instructions[pc].fusion = uint32_t(found + 1);
+        ++found;
+        pc += pattern.count - 1;
+        break;
       }
     }
-    if (pass == 0) {
-      if (found == 0) return Error::Ok;
-      fusions_ = memory_manager_->method_allocator()->allocate_array<FusedSequence>(found);
-      EMBER_CHECK_OR_RETURN(fusions_ != nullptr, Error::MemoryAllocationFailed,
-                            "method '%s': method allocator exhausted allocating %zu fused "
-                            "sequences",
-                            name(), found);
-    } else {
-      num_fusions_ = found;
-    }
   }
+  num_fusions_ = found;
   return Error::Ok;
 }
 

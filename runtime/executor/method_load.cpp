@@ -8,9 +8,11 @@
 
 #include "runtime/core/error_message.h"
 #include "runtime/executor/method.h"
+#include "runtime/executor/method_allocation.h"
 #include "runtime/executor/program.h"
 #include "runtime/executor/program_validation.h"
 #include "runtime/executor/tensor_data_kind.h"
+#include "runtime/platform/format.h"
 #include "runtime/platform/log.h"
 #include "schema/program_generated.h"
 
@@ -20,21 +22,6 @@ namespace {
 template <typename T>
 uint32_t count(const flatbuffers::Vector<T>* v) {
   return v == nullptr ? 0 : v->size();
-}
-
-// Allocates `n` T from the method allocator or records which structure did
-// not fit.
-template <typename T>
-T* allocate_or_report(MemoryAllocator* allocator, size_t n, const char* method,
-                      const char* what) {
-  T* p = allocator->allocate_array<T>(n == 0 ? 1 : n);
-  if (p == nullptr) {
-    set_error_message("method '%s': method allocator exhausted allocating %s "
-                      "(%zu x %zu bytes; %zu of %zu bytes in use)",
-                      method, what, n, sizeof(T), allocator->used(),
-                      allocator->size());
-  }
-  return p;
 }
 
 }  // namespace
@@ -58,7 +45,7 @@ Result<Method> Method::load(const Program* program, const ember_fb::ExecutionPla
   EMBER_RETURN_IF_ERROR(method.plan_fusions());
   EMBER_RETURN_IF_ERROR(method.plan_prepared_operands());
   EMBER_RETURN_IF_ERROR(method.init_delegates());
-  method.input_set_ = allocate_or_report<bool>(memory_manager->method_allocator(),
+  method.input_set_ = allocate_method_array<bool>(memory_manager->method_allocator(),
                                                method.inputs_size(), name,
                                                "input flags");
   if (method.input_set_ == nullptr) {
@@ -104,7 +91,7 @@ Error Method::check_planned_memory() const {
 Error Method::parse_values() {
   MemoryAllocator* allocator = memory_manager_->method_allocator();
   num_values_ = count(plan_->values());
-  values_ = allocate_or_report<EValue>(allocator, num_values_, name(), "values");
+  values_ = allocate_method_array<EValue>(allocator, num_values_, name(), "values");
   if (values_ == nullptr) {
     return Error::MemoryAllocationFailed;
   }
@@ -123,7 +110,7 @@ Error Method::parse_values() {
     }
   }
   if (num_external > 0) {
-    external_ = allocate_or_report<FreeableBuffer>(allocator, num_external, name(),
+    external_ = allocate_method_array<FreeableBuffer>(allocator, num_external, name(),
                                                    "external tensor buffers");
     if (external_ == nullptr) {
       return Error::MemoryAllocationFailed;
@@ -161,8 +148,8 @@ Error Method::parse_value(size_t i) {
     case ember_fb::KernelTypes::IntList: {
       const auto* items = value->val_as_IntList()->items();
       const uint32_t n = count(items);
-      EValue** boxed = allocate_or_report<EValue*>(allocator, n, name(), "IntList");
-      int64_t* unboxed = allocate_or_report<int64_t>(allocator, n, name(), "IntList");
+      EValue** boxed = allocate_method_array<EValue*>(allocator, n, name(), "IntList");
+      int64_t* unboxed = allocate_method_array<int64_t>(allocator, n, name(), "IntList");
       if (boxed == nullptr || unboxed == nullptr) {
         return Error::MemoryAllocationFailed;
       }
@@ -175,7 +162,7 @@ Error Method::parse_value(size_t i) {
     case ember_fb::KernelTypes::DoubleList: {
       const auto* items = value->val_as_DoubleList()->items();
       const uint32_t n = count(items);
-      double* data = allocate_or_report<double>(allocator, n, name(), "DoubleList");
+      double* data = allocate_method_array<double>(allocator, n, name(), "DoubleList");
       if (data == nullptr) {
         return Error::MemoryAllocationFailed;
       }
@@ -188,7 +175,7 @@ Error Method::parse_value(size_t i) {
     case ember_fb::KernelTypes::BoolList: {
       const auto* items = value->val_as_BoolList()->items();
       const uint32_t n = count(items);
-      bool* data = allocate_or_report<bool>(allocator, n, name(), "BoolList");
+      bool* data = allocate_method_array<bool>(allocator, n, name(), "BoolList");
       if (data == nullptr) {
         return Error::MemoryAllocationFailed;
       }
@@ -201,8 +188,8 @@ Error Method::parse_value(size_t i) {
     case ember_fb::KernelTypes::TensorList: {
       const auto* items = value->val_as_TensorList()->items();
       const uint32_t n = count(items);
-      EValue** boxed = allocate_or_report<EValue*>(allocator, n, name(), "TensorList");
-      Tensor* unboxed = allocate_or_report<Tensor>(allocator, n, name(), "TensorList");
+      EValue** boxed = allocate_method_array<EValue*>(allocator, n, name(), "TensorList");
+      Tensor* unboxed = allocate_method_array<Tensor>(allocator, n, name(), "TensorList");
       if (boxed == nullptr || unboxed == nullptr) {
         return Error::MemoryAllocationFailed;
       }
@@ -217,9 +204,9 @@ Error Method::parse_value(size_t i) {
       const auto* items = value->val_as_OptionalTensorList()->items();
       const uint32_t n = count(items);
       EValue** boxed =
-          allocate_or_report<EValue*>(allocator, n, name(), "OptionalTensorList");
+          allocate_method_array<EValue*>(allocator, n, name(), "OptionalTensorList");
       Optional<Tensor>* unboxed =
-          allocate_or_report<Optional<Tensor>>(allocator, n, name(), "OptionalTensorList");
+          allocate_method_array<Optional<Tensor>>(allocator, n, name(), "OptionalTensorList");
       if (boxed == nullptr || unboxed == nullptr) {
         return Error::MemoryAllocationFailed;
       }
@@ -289,12 +276,12 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
     return nbytes.error();
   }
   const size_t dim = count(t->sizes());
-  SizesType* sizes = allocate_or_report<SizesType>(allocator, dim, name(), "tensor sizes");
+  SizesType* sizes = allocate_method_array<SizesType>(allocator, dim, name(), "tensor sizes");
   DimOrderType* dim_order =
-      allocate_or_report<DimOrderType>(allocator, dim, name(), "tensor dim order");
+      allocate_method_array<DimOrderType>(allocator, dim, name(), "tensor dim order");
   StridesType* strides =
-      allocate_or_report<StridesType>(allocator, dim, name(), "tensor strides");
-  TensorImpl* impl = allocate_or_report<TensorImpl>(allocator, 1, name(), "tensor");
+      allocate_method_array<StridesType>(allocator, dim, name(), "tensor strides");
+  TensorImpl* impl = allocate_method_array<TensorImpl>(allocator, 1, name(), "tensor");
   if (sizes == nullptr || dim_order == nullptr || strides == nullptr || impl == nullptr) {
     return Error::MemoryAllocationFailed;
   }
@@ -402,9 +389,9 @@ Result<const void*> Method::load_external_tensor(size_t i, const void* serialize
 Error Method::resolve_operators_and_backends() {
   MemoryAllocator* allocator = memory_manager_->method_allocator();
   num_operators_ = count(plan_->operators());
-  kernels_ = allocate_or_report<OpFunction>(allocator, num_operators_, name(), "kernels");
+  kernels_ = allocate_method_array<OpFunction>(allocator, num_operators_, name(), "kernels");
   const size_t num_delegates = count(plan_->delegates());
-  delegates_ = allocate_or_report<Delegate>(allocator, num_delegates, name(), "delegates");
+  delegates_ = allocate_method_array<Delegate>(allocator, num_delegates, name(), "delegates");
   if (kernels_ == nullptr || delegates_ == nullptr) {
     return Error::MemoryAllocationFailed;
   }
@@ -419,10 +406,10 @@ Error Method::resolve_operators_and_backends() {
     const char* overload = op->overload() ? op->overload()->c_str() : "";
     kernels_[i] = find_kernel(op->name()->c_str(), overload);
     if (kernels_[i] == nullptr && used < sizeof(list)) {
-      used += size_t(snprintf(list + used, sizeof(list) - used, "%s%s%s%s",
+      used += format_text(list + used, sizeof(list) - used, "%s%s%s%s",
                               missing_ops == 0 ? "" : ", ",
                               PrintableName(op->name()->c_str()).c_str(),
-                              overload[0] ? "." : "", PrintableName(overload).c_str()));
+                              overload[0] ? "." : "", PrintableName(overload).c_str());
     }
     missing_ops += kernels_[i] == nullptr ? 1 : 0;
   }
@@ -434,11 +421,11 @@ Error Method::resolve_operators_and_backends() {
     const BackendInterface* backend = find_backend(id);
     if ((backend == nullptr || !backend->is_available()) &&
         backends_used < sizeof(backends)) {
-      backends_used += size_t(snprintf(backends + backends_used,
+      backends_used += format_text(backends + backends_used,
                                        sizeof(backends) - backends_used, "%s'%s'%s",
                                        missing_backends == 0 ? "" : ", ",
                                        PrintableName(id).c_str(),
-                                       backend == nullptr ? "" : " (unavailable)"));
+                                       backend == nullptr ? "" : " (unavailable)");
       ++missing_backends;
     }
     new (&delegates_[i]) Delegate{backend, nullptr, FreeableBuffer()};
@@ -487,7 +474,7 @@ Error Method::init_delegates() {
     delegate.processed = static_cast<FreeableBuffer&&>(*processed);
     const uint32_t num_specs = count(d->compile_specs());
     CompileSpec* specs =
-        allocate_or_report<CompileSpec>(allocator, num_specs, name(), "compile specs");
+        allocate_method_array<CompileSpec>(allocator, num_specs, name(), "compile specs");
     if (specs == nullptr) {
       return Error::MemoryAllocationFailed;
     }
@@ -518,7 +505,7 @@ Error Method::init_delegates() {
 Error Method::parse_chains() {
   MemoryAllocator* allocator = memory_manager_->method_allocator();
   num_chains_ = count(plan_->chains());
-  chains_ = allocate_or_report<Chain>(allocator, num_chains_, name(), "chains");
+  chains_ = allocate_method_array<Chain>(allocator, num_chains_, name(), "chains");
   if (chains_ == nullptr) {
     return Error::MemoryAllocationFailed;
   }
@@ -526,7 +513,7 @@ Error Method::parse_chains() {
     const auto* instructions = plan_->chains()->Get(uint32_t(c))->instructions();
     const uint32_t n = count(instructions);
     Instruction* out =
-        allocate_or_report<Instruction>(allocator, n, name(), "instructions");
+        allocate_method_array<Instruction>(allocator, n, name(), "instructions");
     if (out == nullptr) {
       return Error::MemoryAllocationFailed;
     }
@@ -566,7 +553,7 @@ Error Method::parse_chains() {
       }
       if (args != nullptr) {
         ins.num_args = args->size();
-        ins.args = allocate_or_report<EValue*>(allocator, ins.num_args, name(),
+        ins.args = allocate_method_array<EValue*>(allocator, ins.num_args, name(),
                                                "instruction arguments");
         if (ins.args == nullptr) {
           return Error::MemoryAllocationFailed;

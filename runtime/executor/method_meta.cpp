@@ -2,6 +2,9 @@
 
 #include <cstring>
 
+#include "runtime/backend/backend.h"
+#include "runtime/executor/method.h"
+#include "runtime/executor/method_allocation.h"
 #include "runtime/executor/program_validation.h"
 #include "schema/program_generated.h"
 
@@ -150,6 +153,16 @@ size_t MethodMeta::num_instructions() const {
       const ember_fb::Chain* c = plan_->chains()->Get(i);
       total += c && c->instructions() ? c->instructions()->size() : 0;
     }
+  }
+  return total;
+}
+
+size_t MethodMeta::method_allocator_bytes() const {
+  size_t total = Method::allocator_bytes(plan_);
+  const uint32_t delegates = plan_->delegates() ? plan_->delegates()->size() : 0;
+  for (uint32_t i = 0; i < delegates; ++i) {
+    const BackendInterface* backend = find_backend(plan_->delegates()->Get(i)->id()->c_str());
+    if (backend != nullptr) total = add_bytes(total, backend->init_allocator_bytes());
   }
   return total;
 }

@@ -74,6 +74,17 @@ class MethodMeta final {
   bool uses_backend(const char* backend_id) const;
 
   size_t num_instructions() const;
+  // The method allocator's bytes Program::load_method() takes for this
+  // method in this build, exactly: its runtime structures at this target's
+  // type sizes, with the fusion patterns and operand preparations this
+  // build registers, from a base aligned to MemoryAllocator::kDefaultAlignment
+  // (for any other base, add kDefaultAlignment - 1). Plus, per delegate,
+  // what its backend declares init() may take from the method allocator at
+  // most (BackendInterface::init_allocator_bytes(); XNNPACK takes none, so
+  // the figure is exact for it too). A method allocator of this size loads
+  // the method; one byte less fails with MemoryAllocationFailed and a
+  // message naming the method allocator.
+  size_t method_allocator_bytes() const;
 
  private:
   Result<Tag> value_tag(int32_t value_index) const;

@@ -14,6 +14,7 @@
 
 #include "runtime/core/error_message.h"
 #include "runtime/executor/method.h"
+#include "runtime/executor/method_allocation.h"
 #include "runtime/executor/operator_name.h"
 #include "runtime/executor/tensor_data_kind.h"
 #include "schema/program_generated.h"
@@ -97,49 +98,41 @@ bool Method::find_operand_source(Instruction& consumer, size_t operand, OperandS
 }
 
 Error Method::plan_prepared_operands() {
-  if (num_operand_preparations() == 0) return Error::Ok;
-  // Two passes: count, then allocate exactly and record.
-  for (int pass = 0; pass < 2; ++pass) {
-    size_t found = 0, bytes = 0;
-    for (size_t c = 0; c < num_chains_; ++c) {
-      for (size_t pc = 0; pc < chains_[c].size; ++pc) {
-        Instruction& ins = chains_[c].instructions[pc];
-        // A fused sequence's first call gets its prepared operand too (the
-        // fused kernel reads it); the calls after it do not.
-        if (ins.kind != InstructionKind::Kernel || (ins.fusion == 0 && in_fused_sequence(ins))) {
-          continue;
-        }
-        const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
-        for (size_t p = 0; p < num_operand_preparations(); ++p) {
-          const OperandPreparation& prep = operand_preparation(p);
-          if (prep.operand >= ins.num_args || !operator_is(op, prep.op)) continue;
-          OperandSource source;
-          Instruction* producer = nullptr;
-          if (!find_operand_source(ins, prep.operand, &source, &producer)) continue;
-          const Span<EValue*> args(ins.args, ins.num_args);
-          const size_t want = prep.bytes(args, source);
-          if (want == 0) continue;
-          if (pass == 1) {
-            prepared_[found] = PreparedSlot{&ins, producer, &prep, source, bytes, want, {}};
-          }
-          ++found;
-          bytes += round_up(want, kPreparedAlignment);
-          break;
-        }
+  const size_t slots = prepared_slots(plan_);
+  if (slots == 0) return Error::Ok;
+  // As many slots as the operators allow (method_memory.cpp), so that the
+  // method allocator's need is known before loading; found <= slots.
+  prepared_ = allocate_method_array<PreparedSlot>(memory_manager_->method_allocator(), slots,
+                                                  shown_name().c_str(), "prepared operand slots");
+  if (prepared_ == nullptr) return Error::MemoryAllocationFailed;
+  size_t found = 0, bytes = 0;
+  for (size_t c = 0; c < num_chains_; ++c) {
+    for (size_t pc = 0; pc < chains_[c].size; ++pc) {
+      Instruction& ins = chains_[c].instructions[pc];
+      // A fused sequence's first call gets its prepared operand too (the
+      // fused kernel reads it); the calls after it do not.
+      if (ins.kind != InstructionKind::Kernel || (ins.fusion == 0 && in_fused_sequence(ins))) {
+        continue;
+      }
+      const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
+      for (size_t p = 0; p < num_operand_preparations(); ++p) {
+        const OperandPreparation& prep = operand_preparation(p);
+        if (prep.operand >= ins.num_args || !operator_is(op, prep.op)) continue;
+        OperandSource source;
+        Instruction* producer = nullptr;
+        if (!find_operand_source(ins, prep.operand, &source, &producer)) continue;
+        const Span<EValue*> args(ins.args, ins.num_args);
+        const size_t want = prep.bytes(args, source);
+        if (want == 0) continue;
+        prepared_[found] = PreparedSlot{&ins, producer, &prep, source, bytes, want, {}};
+        ++found;
+        bytes += round_up(want, kPreparedAlignment);
+        break;
       }
     }
-    if (found == 0) return Error::Ok;
-    if (pass == 0) {
-      prepared_ = memory_manager_->method_allocator()->allocate_array<PreparedSlot>(found);
-      EMBER_CHECK_OR_RETURN(prepared_ != nullptr, Error::MemoryAllocationFailed,
-                            "method '%s': method allocator exhausted allocating %zu prepared "
-                            "operand slots",
-                            shown_name().c_str(), found);
-    } else {
-      num_prepared_ = found;
-      prepared_bytes_ = bytes;
-    }
   }
+  num_prepared_ = found;
+  prepared_bytes_ = bytes;
   return Error::Ok;
 }
 

@@ -7,6 +7,7 @@
 
 #include "runtime/executor/method.h"
 #include "schema/program_generated.h"
+#include "runtime/platform/format.h"
 
 namespace ember {
 namespace {
@@ -57,7 +58,7 @@ void kernel_results(EValue* const* args, size_t n, size_t* begin, size_t* end) {
 void Method::operator_event_name(const Instruction& ins, bool fused, char* out,
                                  size_t size) const {
   if (fused) {
-    std::snprintf(out, size, "fused:%s", fusions_[ins.fusion - 1].pattern->name);
+    format_text(out, size, "fused:%s", fusions_[ins.fusion - 1].pattern->name);
     return;
   }
   const ember_fb::Operator* op = plan_->operators()->Get(ins.index);
@@ -66,7 +67,7 @@ void Method::operator_event_name(const Instruction& ins, bool fused, char* out,
     name += 6;
   }
   const char* overload = op->overload() != nullptr ? op->overload()->c_str() : "";
-  std::snprintf(out, size, "native_call_%s%s%s", name, overload[0] ? "." : "", overload);
+  format_text(out, size, "native_call_%s%s%s", name, overload[0] ? "." : "", overload);
 }
 
 void Method::log_kernel_outputs(const Instruction& ins) const {

@@ -224,6 +224,7 @@ Program::Program(Program&& other) noexcept
       segment_base_offset_(other.segment_base_offset_),
       has_segment_base_(other.has_segment_base_),
       uses_constant_segment_(other.uses_constant_segment_),
+      methods_validated_(other.methods_validated_),
       num_data_maps_(other.num_data_maps_) {
   for (size_t i = 0; i < num_data_maps_; ++i) {
     data_maps_[i] = other.data_maps_[i];
@@ -276,6 +277,7 @@ Result<Program> Program::load(DataLoader* loader, Verification verification,
   EMBER_RETURN_IF_ERROR(program.load_constant_segment());
   if (verification == Verification::InternalConsistency) {
     EMBER_RETURN_IF_ERROR(validate_every_method(program));
+    program.methods_validated_ = true;
   }
   return Result<Program>(static_cast<Program&&>(program));
 }
@@ -389,7 +391,10 @@ Result<Method> Program::load_method(const char* method_name, MemoryManager* memo
   if (plan == nullptr) {
     return no_such_method(method_name);
   }
-  EMBER_RETURN_IF_ERROR(validate_execution_plan(*this, plan));
+  // Validated once: at program load (InternalConsistency), else here.
+  if (!methods_validated_) {
+    EMBER_RETURN_IF_ERROR(validate_execution_plan(*this, plan));
+  }
   return Method::load(this, plan, memory_manager, event_tracer);
 }
 

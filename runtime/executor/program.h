@@ -140,6 +140,9 @@ class Program final {
   uint64_t segment_base_offset_ = 0;
   bool has_segment_base_ = false;
   bool uses_constant_segment_ = false;
+  // Every method passed validate_execution_plan at load (InternalConsistency):
+  // load_method() does not validate again.
+  bool methods_validated_ = false;
   ProgramNamedData named_data_;
   const NamedDataMap* data_maps_[kMaxDataMaps] = {};
   size_t num_data_maps_ = 0;

@@ -1,4 +1,5 @@
 #include "runtime/kernel/kernel_args.h"
+#include "runtime/platform/format.h"
 
 #include <cstdarg>
 #include <cstdio>
@@ -49,7 +50,7 @@ bool KernelArgs::fail(Error error, const char* fmt, ...) {
   char detail[kMaxErrorMessage / 2];
   va_list ap;
   va_start(ap, fmt);
-  vsnprintf(detail, sizeof(detail), fmt, ap);
+  vformat_text(detail, sizeof(detail), fmt, ap);
   va_end(ap);
   set_error_message("%s: %s", op_name_, detail);
   context_.fail(error);

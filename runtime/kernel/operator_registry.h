@@ -38,7 +38,13 @@ struct Kernel {
   const char* key = "";  // optional specialization key; "" for the default
 };
 
-constexpr size_t kMaxRegisteredKernels = 2048;
+// The registry's capacity, a build option (CMake EMBER_MAX_KERNELS): a
+// firmware with a selective build registers a few dozen kernels and need
+// not pay for 2,048 slots.
+#ifndef EMBER_MAX_KERNELS
+#define EMBER_MAX_KERNELS 2048
+#endif
+constexpr size_t kMaxRegisteredKernels = EMBER_MAX_KERNELS;
 
 // Adds a kernel. Fails with InvalidArgument for a duplicate (name, key) and
 // Internal when the table is full.

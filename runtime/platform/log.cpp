@@ -4,6 +4,8 @@
 #include <cstdarg>
 #include <cstdio>
 
+#include "runtime/platform/format.h"
+
 namespace ember {
 namespace {
 
@@ -32,7 +34,7 @@ void log_message(LogLevel level, const char* file, int line, const char* fmt,
   char buffer[512];
   va_list args;
   va_start(args, fmt);
-  vsnprintf(buffer, sizeof(buffer), fmt, args);
+  vformat_text(buffer, sizeof(buffer), fmt, args);
   va_end(args);
   g_sink.load(std::memory_order_acquire)(level, file, line, buffer);
 }

@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "kernels/portable/util/dtype_util.h"
+#include "runtime/platform/format.h"
 
 namespace ember {
 
@@ -94,8 +95,7 @@ void format_sizes(Span<const SizesType> sizes, char (&buf)[N]) {
   size_t used = 0;
   buf[0] = '\0';
   for (size_t i = 0; i < sizes.size() && used < N; ++i) {
-    used += size_t(std::snprintf(buf + used, N - used, "%s%d", i == 0 ? "" : ", ",
-                                 int(sizes[i])));
+    used += format_text(buf + used, N - used, "%s%d", i == 0 ? "" : ", ", int(sizes[i]));
   }
 }
 

@@ -1,0 +1,160 @@
+// The method allocator's bytes a method needs, from its plan alone: the
+// same structures, element counts and rule (method_allocation.h) that the
+// load phases (method_load.cpp, method_fusion.cpp, method_prepare.cpp)
+// allocate by. A test loads every committed fixture with exactly this many
+// bytes and with one byte less (test/runtime/method_memory_test.cpp).
+#include "runtime/executor/method.h"
+#include "runtime/executor/method_allocation.h"
+#include "runtime/executor/operator_name.h"
+#include "schema/program_generated.h"
+
+namespace ember {
+namespace {
+
+template <typename T>
+uint32_t count(const flatbuffers::Vector<T>* v) {
+  return v == nullptr ? 0 : v->size();
+}
+
+// One value's own structures (parse_value / parse_tensor).
+size_t value_bytes(const ember_fb::EValue* value) {
+  switch (value->val_type()) {
+    case ember_fb::KernelTypes::Tensor: {
+      const size_t dim = count(value->val_as_Tensor()->sizes());
+      return add_bytes(add_bytes(method_allocation_bytes<SizesType>(dim),
+                                 method_allocation_bytes<DimOrderType>(dim)),
+                       add_bytes(method_allocation_bytes<StridesType>(dim),
+                                 method_allocation_bytes<TensorImpl>(1)));
+    }
+    case ember_fb::KernelTypes::IntList: {
+      const size_t n = count(value->val_as_IntList()->items());
+      return add_bytes(method_allocation_bytes<EValue*>(n), method_allocation_bytes<int64_t>(n));
+    }
+    case ember_fb::KernelTypes::DoubleList:
+      return method_allocation_bytes<double>(count(value->val_as_DoubleList()->items()));
+    case ember_fb::KernelTypes::BoolList:
+      return method_allocation_bytes<bool>(count(value->val_as_BoolList()->items()));
+    case ember_fb::KernelTypes::TensorList: {
+      const size_t n = count(value->val_as_TensorList()->items());
+      return add_bytes(method_allocation_bytes<EValue*>(n), method_allocation_bytes<Tensor>(n));
+    }
+    case ember_fb::KernelTypes::OptionalTensorList: {
+      const size_t n = count(value->val_as_OptionalTensorList()->items());
+      return add_bytes(method_allocation_bytes<EValue*>(n),
+                       method_allocation_bytes<Optional<Tensor>>(n));
+    }
+    default:
+      return 0;  // scalars and strings live in the EValue itself
+  }
+}
+
+bool is_external(const ember_fb::EValue* value) {
+  const ember_fb::Tensor* t =
+      value->val_type() == ember_fb::KernelTypes::Tensor ? value->val_as_Tensor() : nullptr;
+  return t != nullptr && t->extra_tensor_info() != nullptr &&
+         t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL;
+}
+
+// The argument list of a kernel or delegate call (null for the others).
+const flatbuffers::Vector<int32_t>* call_args(const ember_fb::Instruction* in) {
+  switch (in->instr_args_type()) {
+    case ember_fb::InstructionArguments::KernelCall:
+      return in->instr_args_as_KernelCall()->args();
+    case ember_fb::InstructionArguments::DelegateCall:
+      return in->instr_args_as_DelegateCall()->args();
+    default:
+      return nullptr;
+  }
+}
+
+const ember_fb::Operator* kernel_operator(const ember_fb::ExecutionPlan* plan,
+                                          const ember_fb::Instruction* in) {
+  if (in->instr_args_type() != ember_fb::InstructionArguments::KernelCall) return nullptr;
+  const int64_t index = in->instr_args_as_KernelCall()->op_index();
+  const uint32_t n = count(plan->operators());
+  return index >= 0 && uint64_t(index) < n ? plan->operators()->Get(uint32_t(index)) : nullptr;
+}
+
+}  // namespace
+
+size_t Method::fusion_slots(const ember_fb::ExecutionPlan* plan) {
+  if (num_fusion_patterns() == 0) return 0;
+  size_t slots = 0;
+  for (uint32_t c = 0; c < count(plan->chains()); ++c) {
+    const auto* instructions = plan->chains()->Get(c)->instructions();
+    const uint32_t n = count(instructions);
+    for (uint32_t pc = 0; pc < n; ++pc) {
+      for (size_t p = 0; p < num_fusion_patterns(); ++p) {
+        const FusionPattern& pattern = fusion_pattern(p);
+        bool match = pc + pattern.count <= n;
+        for (size_t k = 0; match && k < pattern.count; ++k) {
+          const ember_fb::Operator* op = kernel_operator(plan, instructions->Get(pc + uint32_t(k)));
+          match = op != nullptr && operator_is(op, pattern.ops[k]);
+        }
+        if (match) {
+          ++slots;
+          break;
+        }
+      }
+    }
+  }
+  return slots;
+}
+
+size_t Method::prepared_slots(const ember_fb::ExecutionPlan* plan) {
+  if (num_operand_preparations() == 0) return 0;
+  size_t slots = 0;
+  for (uint32_t c = 0; c < count(plan->chains()); ++c) {
+    const auto* instructions = plan->chains()->Get(c)->instructions();
+    for (uint32_t pc = 0; pc < count(instructions); ++pc) {
+      const ember_fb::Operator* op = kernel_operator(plan, instructions->Get(pc));
+      for (size_t p = 0; op != nullptr && p < num_operand_preparations(); ++p) {
+        if (operator_is(op, operand_preparation(p).op)) {
+          ++slots;
+          break;
+        }
+      }
+    }
+  }
+  return slots;
+}
+
+size_t Method::allocator_bytes(const ember_fb::ExecutionPlan* plan) {
+  // parse_values: the value table, EXTERNAL buffers, each value's own.
+  const uint32_t num_values = count(plan->values());
+  size_t total = method_allocation_bytes<EValue>(num_values);
+  size_t num_external = 0;
+  for (uint32_t i = 0; i < num_values; ++i) {
+    const ember_fb::EValue* value = plan->values()->Get(i);
+    num_external += is_external(value) ? 1 : 0;
+    total = add_bytes(total, value_bytes(value));
+  }
+  if (num_external > 0) {
+    total = add_bytes(total, method_allocation_bytes<FreeableBuffer>(num_external));
+  }
+  // resolve_operators_and_backends, init_delegates (compile specs).
+  total = add_bytes(total, method_allocation_bytes<OpFunction>(count(plan->operators())));
+  total = add_bytes(total, method_allocation_bytes<Delegate>(count(plan->delegates())));
+  for (uint32_t d = 0; d < count(plan->delegates()); ++d) {
+    total = add_bytes(total, method_allocation_bytes<CompileSpec>(
+                                 count(plan->delegates()->Get(d)->compile_specs())));
+  }
+  // parse_chains: chains, instructions, argument lists.
+  total = add_bytes(total, method_allocation_bytes<Chain>(count(plan->chains())));
+  for (uint32_t c = 0; c < count(plan->chains()); ++c) {
+    const auto* instructions = plan->chains()->Get(c)->instructions();
+    total = add_bytes(total, method_allocation_bytes<Instruction>(count(instructions)));
+    for (uint32_t pc = 0; pc < count(instructions); ++pc) {
+      const flatbuffers::Vector<int32_t>* args = call_args(instructions->Get(pc));
+      if (args != nullptr) total = add_bytes(total, method_allocation_bytes<EValue*>(args->size()));
+    }
+  }
+  // plan_fusions, plan_prepared_operands, the input flags.
+  const size_t fusions = fusion_slots(plan);
+  if (fusions > 0) total = add_bytes(total, method_allocation_bytes<FusedSequence>(fusions));
+  const size_t prepared = prepared_slots(plan);
+  if (prepared > 0) total = add_bytes(total, method_allocation_bytes<PreparedSlot>(prepared));
+  return add_bytes(total, method_allocation_bytes<bool>(count(plan->inputs())));
+}
+
+}  // namespace ember
