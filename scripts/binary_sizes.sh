@@ -29,9 +29,23 @@
 # A MobileNetV2 program to run with the selective build can be given in
 # MODEL=...pte: the script then runs it once with each runner that has its
 # kernels, to show the selection is enough.
+#
+# Cortex-M (bare metal, Debian's arm-none-eabi GCC and newlib-nano):
+#
+#   scripts/binary_sizes.sh --target cortex-m55|cortex-m4|cortex-m33 [OPS_FILE]
+#
+# builds the size probe (examples/baremetal/size_probe.cpp: load a program,
+# load "forward", execute) at -Os with gc-sections, twice: the runtime core
+# alone, and the core plus the prim ops and a selective build of OPS_FILE
+# (default: the MobileNetV2 set above; EMBER_MAX_KERNELS=64 there). It
+# prints .text, .rodata, .data and .bss of the whole image and of Ember's
+# own objects (read from the linker map), newlib and libgcc being the rest.
 set -euo pipefail
 
 repo=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" = "--target" ]; then
+  exec "$repo/scripts/binary_sizes_cortex_m.sh" "${@:2}"
+fi
 build=${1:-$repo/build-sizes}  # trees: $build-<profile>
 ops_file=${2:-$repo/examples/selective_build/mobilenet_v2_ops.txt}
 jobs=${JOBS:-2}

@@ -21,6 +21,12 @@ void _fini(void) {}
 // Static destructors register against this (crtbegin.o, not linked, has it).
 void* __dso_handle = &__dso_handle;
 
+enum { kMaxArgs = 32 };
+static char* g_argv[kMaxArgs + 1];
+
+#ifndef EMBER_STARTUP_MINIMAL
+static char g_cmdline[1024];
+
 // SYS_GET_CMDLINE (0x15): the command line QEMU was given with
 // -semihosting-config arg=...
 static int semihosting_call(int op, void* arg) {
@@ -30,9 +36,6 @@ static int semihosting_call(int op, void* arg) {
   return r0;
 }
 
-enum { kMaxArgs = 32 };
-static char g_cmdline[1024];
-static char* g_argv[kMaxArgs + 1];
 
 static int split_command_line(void) {
   uint32_t block[2] = {(uint32_t)(uintptr_t)g_cmdline, sizeof(g_cmdline) - 1};
@@ -48,6 +51,7 @@ static int split_command_line(void) {
   g_argv[argc] = NULL;
   return argc;
 }
+#endif
 
 void reset_handler(void) {
 #if defined(__ARM_FP) || defined(__ARM_FEATURE_MVE)
@@ -56,15 +60,29 @@ void reset_handler(void) {
   __asm__ volatile("dsb\n\tisb");
 #endif
   memset(&__bss_start__, 0, (size_t)((char*)&__bss_end__ - (char*)&__bss_start__));
+#ifdef EMBER_STARTUP_MINIMAL
+  // No semihosting, no stdio: what a firmware's own start-up would do.
+  __libc_init_array();
+  main(0, g_argv);
+  for (;;) {
+  }
+#else
   initialise_monitor_handles();
   __libc_init_array();
   const int argc = split_command_line();
   exit(main(argc, g_argv));
+#endif
 }
 
 static void fault(const char* what) {
+#ifdef EMBER_STARTUP_MINIMAL
+  (void)what;
+  for (;;) {
+  }
+#else
   fprintf(stderr, "baremetal: %s fault\n", what);
   exit(70);
+#endif
 }
 void nmi_handler(void) { fault("NMI"); }
 void hard_fault_handler(void) { fault("hard"); }
