@@ -3,6 +3,7 @@
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <new>
 
 #include "bundled_program/bundled_program.h"
 #include "examples/baremetal/cycle_tracer.h"
@@ -11,7 +12,6 @@
 #include "runtime/core/hierarchical_allocator.h"
 #include "runtime/core/memory_manager.h"
 #include "runtime/executor/program.h"
-#include "runtime/platform/clock.h"
 #include "runtime/platform/format.h"
 
 namespace ember::baremetal {
@@ -76,6 +76,9 @@ bool load_method(const Program& program, const char* method, const RunOptions& o
       data = take(arena, size, kPlannedAlignment, "a planned buffer", shown.c_str());
       if (data == nullptr) return false;
     }
+    // Planned memory starts zeroed, as upstream's runners give it (a
+    // program may read a mutable buffer it never wrote: zeros, then).
+    std::memset(data, 0, size);
     loaded.spans[b] = Span<uint8_t>(data, size);
   }
   new (&loaded.planned) HierarchicalAllocator(Span<Span<uint8_t>>(loaded.spans, buffers));
@@ -112,27 +115,61 @@ bool load_method(const Program& program, const char* method, const RunOptions& o
   return true;
 }
 
-// Ones in every tensor input (upstream's runner's default).
-void fill_ones(Method& method) {
-  for (size_t i = 0; i < method.inputs_size(); ++i) {
-    const EValue& v = method.get_input(i);
-    if (!v.is_tensor() || v.to_tensor().const_data_ptr() == nullptr) continue;
-    const Tensor& t = v.to_tensor();
-    void* data = t.mutable_data_ptr();
-    const int64_t n = t.numel();
-    for (int64_t k = 0; k < n; ++k) {
-      switch (t.scalar_type()) {
-        case ScalarType::Float: static_cast<float*>(data)[k] = 1.0f; break;
-        case ScalarType::Double: static_cast<double*>(data)[k] = 1.0; break;
-        case ScalarType::Int: static_cast<int32_t*>(data)[k] = 1; break;
-        case ScalarType::Long: static_cast<int64_t*>(data)[k] = 1; break;
-        case ScalarType::Char: static_cast<int8_t*>(data)[k] = 1; break;
-        case ScalarType::Byte:
-        case ScalarType::Bool: static_cast<uint8_t*>(data)[k] = 1; break;
-        default: k = n; break;  // other dtypes keep their zeros
-      }
+void fill_ones(void* data, ScalarType type, int64_t n) {
+  for (int64_t k = 0; k < n; ++k) {
+    switch (type) {
+      case ScalarType::Float: static_cast<float*>(data)[k] = 1.0f; break;
+      case ScalarType::Double: static_cast<double*>(data)[k] = 1.0; break;
+      case ScalarType::Int: static_cast<int32_t*>(data)[k] = 1; break;
+      case ScalarType::Long: static_cast<int64_t*>(data)[k] = 1; break;
+      case ScalarType::Short: static_cast<int16_t*>(data)[k] = 1; break;
+      case ScalarType::Char: static_cast<int8_t*>(data)[k] = 1; break;
+      case ScalarType::Byte:
+      case ScalarType::Bool: static_cast<uint8_t*>(data)[k] = 1; break;
+      case ScalarType::Half: static_cast<uint16_t*>(data)[k] = 0x3c00; break;
+      case ScalarType::BFloat16: static_cast<uint16_t*>(data)[k] = 0x3f80; break;
+      default: return;  // other dtypes stay zero
     }
   }
+}
+
+// Sets every input: tensors to ones (upstream's runner's default), in
+// memory from the arena; scalars to the values the program was exported
+// with (the only ones it accepts).
+Error set_inputs_to_ones(Method& method, MemoryAllocator& arena) {
+  for (size_t i = 0; i < method.inputs_size(); ++i) {
+    const EValue input = method.get_input(i);
+    if (!input.is_tensor()) {
+      EMBER_RETURN_IF_ERROR(method.set_input(input, i));
+      continue;
+    }
+    const TensorImpl& meta = *input.to_tensor().impl();
+    const size_t bytes = meta.nbytes();
+    void* data = arena.allocate(bytes == 0 ? 1 : bytes, MemoryAllocator::kDefaultAlignment);
+    void* slot = arena.allocate(sizeof(TensorImpl), alignof(TensorImpl));
+    EMBER_CHECK_OR_RETURN(data != nullptr && slot != nullptr, Error::MemoryAllocationFailed,
+                          "the arena has no room for input %zu (%zu bytes)", i, bytes);
+    std::memset(data, 0, bytes);
+    fill_ones(data, meta.scalar_type(), meta.numel());
+    // Same shape and layout as the method's own input, the arena's data.
+    TensorImpl* impl = new (slot) TensorImpl(
+        meta.scalar_type(), meta.dim(), const_cast<SizesType*>(meta.sizes().data()), data,
+        const_cast<DimOrderType*>(meta.dim_order().data()),
+        const_cast<StridesType*>(meta.strides().data()));
+    EMBER_RETURN_IF_ERROR(method.set_input(EValue(Tensor(impl)), i));
+  }
+  // Outputs the program leaves to the application get arena memory.
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    const EValue& output = method.get_output(i);
+    if (!output.is_tensor() || output.to_tensor().const_data_ptr() != nullptr) continue;
+    const size_t bytes = output.to_tensor().impl()->capacity_nbytes();
+    if (bytes == 0) continue;
+    void* data = arena.allocate(bytes, MemoryAllocator::kDefaultAlignment);
+    EMBER_CHECK_OR_RETURN(data != nullptr, Error::MemoryAllocationFailed,
+                          "the arena has no room for output %zu (%zu bytes)", i, bytes);
+    EMBER_RETURN_IF_ERROR(method.set_output_data_ptr(data, bytes, i));
+  }
+  return Error::Ok;
 }
 
 Error execute(Method& method, const RunOptions& options) {
@@ -141,9 +178,8 @@ Error execute(Method& method, const RunOptions& options) {
   const Error err = method.execute();
   method.set_event_tracer(nullptr);
   if (options.cycles && err == Error::Ok) {
-    say("  cycles total %llu over %u operator call(s)%s\n",
-        static_cast<unsigned long long>(tracer.total_ticks()), unsigned(tracer.events()),
-        clock_available() ? "" : " (no cycle counter on this core: all zero)");
+    say("  cycles total %llu over %u operator call(s)\n",
+        static_cast<unsigned long long>(tracer.total_ticks()), unsigned(tracer.events()));
   }
   return err;
 }
@@ -250,8 +286,8 @@ RunCounts run_program(const uint8_t* bytes, size_t size, const char* name,
       ++counts.failed;
       continue;
     }
-    fill_ones(*m);
-    const Error err = execute(*m, options);
+    Error err = set_inputs_to_ones(*m, arena);
+    if (err == Error::Ok) err = execute(*m, options);
     if (err == Error::Ok) {
       ++counts.passed;
       say("  method '%s': PASS (ran on inputs of ones, %zu output(s))\n", shown_method.c_str(),

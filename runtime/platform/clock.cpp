@@ -11,7 +11,7 @@ namespace ember {
 namespace {
 
 #if EMBER_M_PROFILE
-// CoreSight registers (ARMv7-M / ARMv8-M architecture manuals).
+// System control space registers (ARMv7-M / ARMv8-M architecture manuals).
 volatile uint32_t& reg(uintptr_t address) { return *reinterpret_cast<volatile uint32_t*>(address); }
 constexpr uintptr_t kDemcr = 0xE000EDFC;     // Debug Exception and Monitor Control
 constexpr uint32_t kDemcrTrcena = 1u << 24;  // enables the DWT
@@ -19,13 +19,41 @@ constexpr uintptr_t kDwtCtrl = 0xE0001000;
 constexpr uint32_t kDwtNoCycCnt = 1u << 25;  // read-only: no cycle counter
 constexpr uint32_t kDwtCycCntEna = 1u << 0;
 constexpr uintptr_t kDwtCycCnt = 0xE0001004;
+constexpr uintptr_t kSystCsr = 0xE000E010;   // SysTick control and status
+constexpr uintptr_t kSystRvr = 0xE000E014;   // reload value
+constexpr uintptr_t kSystCvr = 0xE000E018;   // current value (counts down)
+constexpr uint32_t kSystickMask = 0xFFFFFF;  // 24 bits
 
-bool g_dwt_started = false;
-bool g_dwt_present = false;
-uint32_t g_dwt_last = 0;
-uint64_t g_dwt_high = 0;
+enum class Counter : uint8_t { kUnknown, kDwt, kSysTick };
+Counter g_counter = Counter::kUnknown;
+uint32_t g_last = 0;
+uint64_t g_high = 0;
 
-uint64_t default_now() { return dwt_cycles(); }
+// The DWT cycle counter where it counts (a core may have none, and QEMU's
+// boards model the registers but not the count); else SysTick on the core
+// clock, free-running from its 24-bit maximum.
+void start_counter() {
+  reg(kDemcr) |= kDemcrTrcena;
+  if ((reg(kDwtCtrl) & kDwtNoCycCnt) == 0) {
+    reg(kDwtCycCnt) = 0;
+    reg(kDwtCtrl) |= kDwtCycCntEna;
+    const uint32_t before = reg(kDwtCycCnt);
+    for (volatile int i = 0; i < 64; ++i) {
+    }
+    if (reg(kDwtCycCnt) != before) {
+      g_counter = Counter::kDwt;
+      g_last = reg(kDwtCycCnt);
+      return;
+    }
+  }
+  reg(kSystRvr) = kSystickMask;
+  reg(kSystCvr) = 0;
+  reg(kSystCsr) = 0x5;  // ENABLE | CLKSOURCE (core clock), no interrupt
+  g_counter = Counter::kSysTick;
+  g_last = reg(kSystCvr) & kSystickMask;
+}
+
+uint64_t default_now() { return core_cycles(); }
 constexpr uint64_t kDefaultRate = 0;
 #else
 uint64_t default_now() {
@@ -41,30 +69,19 @@ uint64_t g_rate = kDefaultRate;
 
 }  // namespace
 
-bool dwt_cycle_counter_start() {
+uint64_t core_cycles() {
 #if EMBER_M_PROFILE
-  if (!g_dwt_started) {
-    g_dwt_started = true;
-    reg(kDemcr) |= kDemcrTrcena;
-    g_dwt_present = (reg(kDwtCtrl) & kDwtNoCycCnt) == 0;
-    if (g_dwt_present) {
-      reg(kDwtCycCnt) = 0;
-      reg(kDwtCtrl) |= kDwtCycCntEna;
-    }
+  if (g_counter == Counter::kUnknown) start_counter();
+  if (g_counter == Counter::kDwt) {
+    const uint32_t now = reg(kDwtCycCnt);
+    g_high += uint32_t(now - g_last);  // modulo 2^32: one wrap at most between reads
+    g_last = now;
+    return g_high;
   }
-  return g_dwt_present;
-#else
-  return false;
-#endif
-}
-
-uint64_t dwt_cycles() {
-#if EMBER_M_PROFILE
-  if (!dwt_cycle_counter_start()) return 0;
-  const uint32_t now = reg(kDwtCycCnt);
-  if (now < g_dwt_last) g_dwt_high += uint64_t(1) << 32;
-  g_dwt_last = now;
-  return g_dwt_high | now;
+  const uint32_t now = reg(kSystCvr) & kSystickMask;
+  g_high += (g_last - now) & kSystickMask;  // counts down, modulo 2^24
+  g_last = now;
+  return g_high;
 #else
   return 0;
 #endif
@@ -80,11 +97,5 @@ void set_clock_rate(uint64_t ticks_per_second) { g_rate = ticks_per_second; }
 uint64_t clock_ticks() { return g_now(); }
 uint64_t clock_ticks_per_second() { return g_rate; }
 
-bool clock_available() {
-#if EMBER_M_PROFILE
-  if (g_now == default_now) return dwt_cycle_counter_start();
-#endif
-  return true;
-}
 
 }  // namespace ember

@@ -3,10 +3,9 @@
 // A clock is a function returning monotonic ticks and its rate. Defaults:
 //   - hosted systems: std::chrono::steady_clock in nanoseconds
 //     (1,000,000,000 ticks per second);
-//   - M-profile cores (Cortex-M3 and up): the DWT cycle counter, enabled on
-//     first use, rate 0 ("cycles; the core clock is not known here") unless
-//     the firmware states its core clock with set_clock_rate(). A core
-//     without a cycle counter reads 0 and clock_available() is false.
+//   - M-profile cores: core clock cycles (core_cycles() below), rate 0
+//     ("cycles; the core clock is not known here") unless the firmware
+//     states its core clock with set_clock_rate().
 // A firmware with its own timer installs it with set_clock().
 #pragma once
 
@@ -24,13 +23,13 @@ void set_clock_rate(uint64_t ticks_per_second);
 
 uint64_t clock_ticks();
 uint64_t clock_ticks_per_second();
-// Whether the clock counts at all (false on a core without a counter).
-bool clock_available();
-
-// The M-profile DWT cycle counter (32 bits, widened to 64 by counting
-// wraps between reads that are less than one wrap apart). Exposed so a
-// firmware can install it explicitly; false / 0 off M-profile.
-bool dwt_cycle_counter_start();
-uint64_t dwt_cycles();
+// Core clock cycles on an M-profile core, started on first use: the DWT
+// cycle counter where it counts (Cortex-M3 and up with the DWT; QEMU
+// models its registers but not the count), else SysTick on the core
+// clock, free-running (a firmware that uses SysTick for its tick installs
+// its own clock). Widened to 64 bits, which is right as long as reads come
+// less than one wrap apart (2^32 cycles for the DWT, 2^24 for SysTick).
+// Takes SysTick over. 0 off M-profile.
+uint64_t core_cycles();
 
 }  // namespace ember
