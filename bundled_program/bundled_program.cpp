@@ -55,7 +55,7 @@ Error check_value(const fb::Value* value, const char* where) {
     const int32_t s = t->sizes()->Get(flatbuffers::uoffset_t(d));
     EMBER_CHECK_OR_RETURN(s >= 0, Error::InvalidProgram,
                           "bundled program: %s: size %d at dim %zu is negative", where,
-                          s, d);
+                          int(s), d);
     numel *= uint64_t(s);  // <= 2^31 per dim, checked against data below
     EMBER_CHECK_OR_RETURN(numel <= (uint64_t(1) << 40), Error::InvalidProgram,
                           "bundled program: %s: the shape has too many elements", where);
@@ -94,7 +94,7 @@ Error check_values(const flatbuffers::Vector<flatbuffers::Offset<fb::Value>>* va
   for (uint32_t i = 0; i < vector_size(values); ++i) {
     char where[192];
     format_text(where, sizeof(where), "suite %zu ('%s') test case %zu %s %u", suite,
-             PrintableName(method).c_str(), test_case, kind, i);
+             PrintableName(method).c_str(), test_case, kind, unsigned(i));
     EMBER_RETURN_IF_ERROR(check_value(values->Get(i), where));
   }
   return Error::Ok;
@@ -108,17 +108,17 @@ Error check_bundle(const fb::BundledProgram* root) {
   for (uint32_t s = 0; s < num_suites; ++s) {
     const fb::BundledMethodTestSuite* suite = suites->Get(s);
     EMBER_CHECK_OR_RETURN(suite != nullptr, Error::InvalidProgram,
-                          "bundled program: test suite %u is null", s);
+                          "bundled program: test suite %u is null", unsigned(s));
     EMBER_CHECK_OR_RETURN(suite->method_name() != nullptr, Error::InvalidProgram,
-                          "bundled program: test suite %u has no method name", s);
+                          "bundled program: test suite %u has no method name", unsigned(s));
     const char* method = suite->method_name()->c_str();
     const auto* cases = suite->test_cases();
     const uint32_t num_cases = cases == nullptr ? 0 : cases->size();
     for (uint32_t c = 0; c < num_cases; ++c) {
       const fb::BundledMethodTestCase* test_case = cases->Get(c);
       EMBER_CHECK_OR_RETURN(test_case != nullptr, Error::InvalidProgram,
-                            "bundled program: suite %u ('%s') test case %u is null", s,
-                            PrintableName(method).c_str(), c);
+                            "bundled program: suite %u ('%s') test case %u is null", unsigned(s),
+                            PrintableName(method).c_str(), unsigned(c));
       EMBER_RETURN_IF_ERROR(check_values(test_case->inputs(), s, method, c, "input"));
       EMBER_RETURN_IF_ERROR(
           check_values(test_case->expected_outputs(), s, method, c, "expected output"));
@@ -151,7 +151,7 @@ Result<const fb::BundledMethodTestCase*> find_test_case(const BundledProgram& bu
     return cases->Get(flatbuffers::uoffset_t(testset_index));
   }
   set_error_message("bundled program: no test suite for method '%s' (%u suite%s:",
-                    PrintableName(method_name).c_str(), num_suites,
+                    PrintableName(method_name).c_str(), unsigned(num_suites),
                     num_suites == 1 ? "" : "s");
   for (uint32_t s = 0; s < num_suites; ++s) {
     append_error_message(" '%s'",

@@ -81,7 +81,7 @@ void cat_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     cat_size += t.sizes()[d];
     if (cat_size > INT32_MAX) {
       a.fail(Error::InvalidArgument,
-             "concatenated size along dim %zu exceeds %d", d, INT32_MAX);
+             "concatenated size along dim %zu exceeds %d", d, int(INT32_MAX));
       return;
     }
   }

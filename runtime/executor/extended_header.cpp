@@ -36,7 +36,7 @@ Result<ExtendedHeader> ExtendedHeader::parse(const void* head, size_t size) {
   const uint32_t length = read_u32(h + 4);
   if (length < kMinLength) {
     set_error_message("extended header length %u is smaller than the minimum %u",
-                      length, kMinLength);
+                      unsigned(length), unsigned(kMinLength));
     return Error::InvalidProgram;
   }
   ExtendedHeader header;
@@ -46,7 +46,7 @@ Result<ExtendedHeader> ExtendedHeader::parse(const void* head, size_t size) {
     if (size < kOffset + kLengthWithDataSize) {
       set_error_message("extended header truncated: length %u but file has "
                         "%zu bytes",
-                        length, size);
+                        unsigned(length), size);
       return Error::InvalidProgram;
     }
     header.segment_data_size = read_u64(h + 24);

@@ -119,16 +119,16 @@ Error check_layout(const ember_ft::TensorLayout* layout, uint32_t entry, const c
                    uint64_t segment_size) {
   const int raw = int(layout->scalar_type());
   EMBER_CHECK_OR_RETURN(is_valid_scalar_type(raw), Error::InvalidExternalData,
-                        "data file named_data[%u] ('%s'): unknown scalar type %d", entry,
+                        "data file named_data[%u] ('%s'): unknown scalar type %d", unsigned(entry),
                         key, raw);
   const uint32_t dim = count(layout->sizes());
   EMBER_CHECK_OR_RETURN(dim <= kMaxTensorDim, Error::InvalidExternalData,
-                        "data file named_data[%u] ('%s'): %u dims, at most %zu", entry,
-                        key, dim, kMaxTensorDim);
+                        "data file named_data[%u] ('%s'): %u dims, at most %zu", unsigned(entry),
+                        key, unsigned(dim), kMaxTensorDim);
   for (uint32_t d = 0; d < dim; ++d) {
     EMBER_CHECK_OR_RETURN(layout->sizes()->Get(d) >= 0, Error::InvalidExternalData,
                           "data file named_data[%u] ('%s'): size %d of dim %u is negative",
-                          entry, key, layout->sizes()->Get(d), d);
+                          unsigned(entry), key, int(layout->sizes()->Get(d)), unsigned(d));
   }
   if (layout->dim_order() != nullptr) {
     EMBER_CHECK_OR_RETURN(
@@ -136,7 +136,7 @@ Error check_layout(const ember_ft::TensorLayout* layout, uint32_t entry, const c
             is_valid_dim_order({layout->dim_order()->data(), dim}),
         Error::InvalidExternalData,
         "data file named_data[%u] ('%s'): dim_order is not a permutation of its %u dims",
-        entry, key, dim);
+        unsigned(entry), key, unsigned(dim));
   }
   size_t nbytes = 0;
   const Span<const SizesType> sizes(dim ? layout->sizes()->data() : nullptr, dim);
@@ -146,7 +146,8 @@ Error check_layout(const ember_ft::TensorLayout* layout, uint32_t entry, const c
       Error::InvalidExternalData,
       "data file named_data[%u] ('%s'): a %s tensor of %u dims needs more bytes "
       "than its segment holds (%" PRIu64 ")",
-      entry, key, scalar_type_name(static_cast<ScalarType>(raw)), dim, segment_size);
+      unsigned(entry), key, scalar_type_name(static_cast<ScalarType>(raw)), unsigned(dim),
+      segment_size);
   return Error::Ok;
 }
 
@@ -159,7 +160,7 @@ Error check_tables(const ember_ft::FlatTensor* ft, const FlatTensorHeader& heade
   for (uint32_t i = 0; i < num_segments; ++i) {
     const ember_ft::DataSegment* seg = ft->segments()->Get(i);
     EMBER_CHECK_OR_RETURN(seg != nullptr, Error::InvalidExternalData,
-                          "data file segment %u is null", i);
+                          "data file segment %u is null", unsigned(i));
     uint64_t end = 0;
     EMBER_CHECK_OR_RETURN(
         !__builtin_add_overflow(seg->offset(), seg->size(), &end) &&
@@ -167,7 +168,7 @@ Error check_tables(const ember_ft::FlatTensor* ft, const FlatTensorHeader& heade
         Error::InvalidExternalData,
         "data file segment %u [%" PRIu64 ", +%" PRIu64
         ") is outside the segment data (%" PRIu64 " bytes)",
-        i, seg->offset(), seg->size(), header.segment_data_size);
+        unsigned(i), seg->offset(), seg->size(), header.segment_data_size);
   }
   const uint32_t num_entries = count(ft->named_data());
   for (uint32_t i = 0; i < num_entries; ++i) {
@@ -175,22 +176,23 @@ Error check_tables(const ember_ft::FlatTensor* ft, const FlatTensorHeader& heade
     EMBER_CHECK_OR_RETURN(entry != nullptr && entry->key() != nullptr &&
                               entry->key()->size() > 0,
                           Error::InvalidExternalData,
-                          "data file named_data[%u] has no key", i);
+                          "data file named_data[%u] has no key", unsigned(i));
     char key[128];
     printable_bytes(entry->key()->data(), entry->key()->size(), key, sizeof(key));
     EMBER_CHECK_OR_RETURN(std::strlen(entry->key()->c_str()) == entry->key()->size(),
                           Error::InvalidExternalData,
-                          "data file named_data[%u]: key '%s' contains a NUL byte", i, key);
+                          "data file named_data[%u]: key '%s' contains a NUL byte", unsigned(i),
+                          key);
     EMBER_CHECK_OR_RETURN(entry->segment_index() < num_segments, Error::InvalidExternalData,
                           "data file named_data[%u] ('%s'): segment index %" PRIu32
                           " out of range (%u segments)",
-                          i, key, entry->segment_index(), num_segments);
+                          unsigned(i), key, entry->segment_index(), unsigned(num_segments));
     for (uint32_t j = 0; j < i; ++j) {
       const ember_ft::NamedData* other = ft->named_data()->Get(j);
       EMBER_CHECK_OR_RETURN(std::strcmp(other->key()->c_str(), entry->key()->c_str()) != 0,
                             Error::InvalidExternalData,
-                            "data file named_data[%u]: key '%s' repeats named_data[%u]", i,
-                            key, j);
+                            "data file named_data[%u]: key '%s' repeats named_data[%u]",
+                            unsigned(i), key, unsigned(j));
     }
     if (entry->tensor_layout() != nullptr) {
       EMBER_RETURN_IF_ERROR(check_layout(entry->tensor_layout(), i, key,

@@ -245,11 +245,11 @@ Result<bool> Method::read_condition(int32_t value_index) const {
   EMBER_CHECK_OR_RETURN(t.scalar_type() == ScalarType::Bool, Error::InvalidProgram,
                         "method '%s': jump condition (value %d) is a %s tensor, "
                         "not Bool",
-                        shown_name().c_str(), value_index, scalar_type_name(t.scalar_type()));
+                        shown_name().c_str(), int(value_index), scalar_type_name(t.scalar_type()));
   const bool* data = t.const_data_ptr<bool>();
   EMBER_CHECK_OR_RETURN(data != nullptr || t.numel() == 0, Error::InvalidState,
                         "method '%s': jump condition (value %d) has no data",
-                        shown_name().c_str(), value_index);
+                        shown_name().c_str(), int(value_index));
   for (int64_t i = 0; i < t.numel(); ++i) {
     if (!data[i]) {
       return false;
@@ -288,7 +288,7 @@ Error Method::run_delegate(const Instruction& ins, size_t chain, size_t pc) {
   }
   prefix_error_message(error_name(err),
                        "method '%s' chain %zu instruction %zu (delegate %u '%s') failed",
-                       shown_name().c_str(), chain, pc, ins.index,
+                       shown_name().c_str(), chain, pc, unsigned(ins.index),
                        PrintableName(plan_->delegates()->Get(ins.index)->id()->c_str()).c_str());
   return err;
 }

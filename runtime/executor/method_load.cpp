@@ -366,7 +366,7 @@ Result<const void*> Method::load_external_tensor(size_t i, const void* serialize
                         "method '%s' value %zu: external tensor '%s' has %zu bytes in its "
                         "data file, the program's %s tensor of %u dims needs %zu",
                         name(), i, text, data->size(), scalar_type_name(type),
-                        count(t->sizes()), nbytes);
+                        unsigned(count(t->sizes())), nbytes);
   Result<TensorLayoutView> layout = map->get_tensor_layout(key);
   if (layout.ok()) {
     EMBER_CHECK_OR_RETURN(layout->dtype == type && layout->sizes.size() == count(t->sizes()),
@@ -374,13 +374,14 @@ Result<const void*> Method::load_external_tensor(size_t i, const void* serialize
                           "method '%s' value %zu: external tensor '%s' is a %s tensor of "
                           "%zu dims in its data file, the program expects %s of %u dims",
                           name(), i, text, scalar_type_name(layout->dtype),
-                          layout->sizes.size(), scalar_type_name(type), count(t->sizes()));
+                          layout->sizes.size(), scalar_type_name(type),
+                          unsigned(count(t->sizes())));
     for (size_t d = 0; d < layout->sizes.size(); ++d) {
       const int32_t expected = t->sizes()->Get(uint32_t(d));
       EMBER_CHECK_OR_RETURN(layout->sizes[d] == expected, Error::InvalidExternalData,
                             "method '%s' value %zu: external tensor '%s' has size %d at dim "
                             "%zu in its data file, the program expects %d",
-                            name(), i, text, layout->sizes[d], d, expected);
+                            name(), i, text, int(layout->sizes[d]), d, int(expected));
     }
   }
   return data->data();

@@ -45,7 +45,7 @@ Result<Tag> MethodMeta::value_tag(int32_t value_index) const {
                             values->Get(uint32_t(value_index)) != nullptr,
                         Error::InvalidProgram,
                         "method '%s': value index %d out of range", name(),
-                        value_index);
+                        int(value_index));
   return tag_of_serialized_type(int(values->Get(uint32_t(value_index))->val_type()));
 }
 

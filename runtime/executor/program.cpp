@@ -167,7 +167,7 @@ Error check_segment_table(const ember_fb::Program* fb, const FileLayout& layout,
     uint64_t start = 0;
     uint64_t end = 0;
     EMBER_CHECK_OR_RETURN(seg != nullptr, Error::InvalidProgram,
-                          "segment %u is null", i);
+                          "segment %u is null", unsigned(i));
     if (seg->size() == 0) {
       continue;  // empty placeholder segments need no file bytes
     }
@@ -175,14 +175,14 @@ Error check_segment_table(const ember_fb::Program* fb, const FileLayout& layout,
         layout.has_segment_base, Error::InvalidProgram,
         "segment %u has %" PRIu64
         " bytes but the file has no extended header giving a segment base",
-        i, seg->size());
+        unsigned(i), seg->size());
     EMBER_CHECK_OR_RETURN(
         !add_overflows(layout.segment_base_offset, seg->offset(), &start) &&
             !add_overflows(start, seg->size(), &end) && end <= file_size,
         Error::InvalidProgram,
         "truncated or invalid segment %u: [%" PRIu64 ", +%" PRIu64
         ") past segment base %" PRIu64 " exceeds the file size %zu",
-        i, seg->offset(), seg->size(), layout.segment_base_offset, file_size);
+        unsigned(i), seg->offset(), seg->size(), layout.segment_base_offset, file_size);
   }
   return Error::Ok;
 }
@@ -299,8 +299,8 @@ Error Program::load_constant_segment() {
   EMBER_CHECK_OR_RETURN(
       program_->segments() != nullptr && index < program_->segments()->size(),
       Error::InvalidProgram,
-      "constant_segment.segment_index %u out of range (%u segments)", index,
-      program_->segments() ? program_->segments()->size() : 0u);
+      "constant_segment.segment_index %u out of range (%u segments)", unsigned(index),
+      unsigned(program_->segments() ? program_->segments()->size() : 0u));
   Result<FreeableBuffer> seg = load_segment(index, SegmentKind::Constant);
   if (!seg.ok()) {
     return seg.error();
@@ -312,7 +312,7 @@ Error Program::load_constant_segment() {
         cs->offsets()->Get(i) <= constant_segment_.size(), Error::InvalidProgram,
         "constant_segment.offsets[%u] = %" PRIu64
         " is past the end of the constant segment (%zu bytes)",
-        i, cs->offsets()->Get(i), constant_segment_.size());
+        unsigned(i), cs->offsets()->Get(i), constant_segment_.size());
   }
   return Error::Ok;
 }
@@ -474,7 +474,7 @@ Result<FreeableBuffer> Program::ProgramNamedData::get_data(const char* key) cons
         char text[128];
         printable_name(key, text, sizeof(text));
         set_error_message("named data '%s' refers to segment %u, out of range", text,
-                          entry->segment_index());
+                          unsigned(entry->segment_index()));
         return Error::InvalidProgram;
       }
       return program->load_segment(entry->segment_index(), SegmentKind::External);

@@ -54,7 +54,7 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
   EMBER_CHECK_OR_RETURN(t->storage_offset() == 0, Error::NotSupported,
                         "method '%s' value %zu: storage_offset %d is not "
                         "supported (must be 0)",
-                        method, i, t->storage_offset());
+                        method, i, int(t->storage_offset()));
   const int dynamism = int(t->shape_dynamism());
   EMBER_CHECK_OR_RETURN(dynamism >= 0 && dynamism <= 2, Error::InvalidProgram,
                         "method '%s' value %zu: unknown shape_dynamism %d",
@@ -87,7 +87,7 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
     EMBER_CHECK_OR_RETURN(id >= 1 && id < count(sizes), Error::InvalidProgram,
                           "method '%s' value %zu: memory_id %u out of range "
                           "(planned buffer ids are 1..%d)",
-                          method, i, id, int(count(sizes)) - 1);
+                          method, i, unsigned(id), int(count(sizes)) - 1);
     const uint64_t offset =
         uint64_t(alloc->memory_offset_low()) | uint64_t(alloc->memory_offset_high()) << 32;
     const size_t element = element_size(static_cast<ScalarType>(t->scalar_type()));
@@ -102,7 +102,7 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
         Error::InvalidProgram,
         "method '%s' value %zu: planned slot [%" PRIu64 ", +%zu) overruns "
         "planned buffer %u of %" PRId64 " bytes",
-        method, i, offset, *nbytes, id, buffer_size);
+        method, i, offset, *nbytes, unsigned(id), buffer_size);
     if (buffer_index > 0) {
       const uint64_t seg_list =
           extra != nullptr ? extra->mutable_data_segments_idx() : 0;
@@ -112,18 +112,18 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
           Error::InvalidProgram,
           "method '%s' value %zu: initial value in mutable_data_segments[%" PRIu64
           "], which does not exist (%u entries)",
-          method, i, seg_list, count(mds));
+          method, i, seg_list, unsigned(count(mds)));
       const ember_fb::SubsegmentOffsets* sub = mds->Get(flatbuffers::uoffset_t(seg_list));
       EMBER_CHECK_OR_RETURN(
           fb->segments() != nullptr && sub->segment_index() < fb->segments()->size(),
           Error::InvalidProgram,
           "method '%s' value %zu: mutable data segment index %u out of range",
-          method, i, sub->segment_index());
+          method, i, unsigned(sub->segment_index()));
       EMBER_CHECK_OR_RETURN(
           buffer_index < count(sub->offsets()), Error::InvalidProgram,
           "method '%s' value %zu: mutable data offset index %u out of range "
           "(%u offsets)",
-          method, i, buffer_index, count(sub->offsets()));
+          method, i, unsigned(buffer_index), unsigned(count(sub->offsets())));
       const uint64_t seg_size = program.segment_size(sub->segment_index());
       const uint64_t data_offset = sub->offsets()->Get(buffer_index);
       EMBER_CHECK_OR_RETURN(
@@ -131,14 +131,14 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
           Error::InvalidProgram,
           "method '%s' value %zu: initial value [%" PRIu64 ", +%zu) overruns "
           "segment %u of %" PRIu64 " bytes",
-          method, i, data_offset, *nbytes, sub->segment_index(), seg_size);
+          method, i, data_offset, *nbytes, unsigned(sub->segment_index()), seg_size);
     }
   } else if (buffer_index > 0) {
     EMBER_CHECK_OR_RETURN(program.constant_in_range(buffer_index, *nbytes),
                           Error::InvalidProgram,
                           "method '%s' value %zu: constant buffer %u (%zu "
                           "bytes) is missing or outside the constant data",
-                          method, i, buffer_index, *nbytes);
+                          method, i, unsigned(buffer_index), *nbytes);
   }
   return Error::Ok;
 }
@@ -174,7 +174,7 @@ Error validate_value(const Program& program, const ember_fb::ExecutionPlan* plan
             Error::InvalidProgram,
             "method '%s' value %zu (IntList) item %u: %" PRId64
             " is not the index of an Int value",
-            method, i, j, item);
+            method, i, unsigned(j), item);
       }
       return Error::Ok;
     }
@@ -187,7 +187,7 @@ Error validate_value(const Program& program, const ember_fb::ExecutionPlan* plan
             Error::InvalidProgram,
             "method '%s' value %zu (TensorList) item %u: %d is not the index "
             "of a Tensor value",
-            method, i, j, item);
+            method, i, unsigned(j), int(item));
       }
       return Error::Ok;
     }
@@ -202,7 +202,7 @@ Error validate_value(const Program& program, const ember_fb::ExecutionPlan* plan
             Error::InvalidProgram,
             "method '%s' value %zu (OptionalTensorList) item %u: %d is not "
             "the index of a Tensor or None value",
-            method, i, j, item);
+            method, i, unsigned(j), int(item));
       }
       return Error::Ok;
     }
@@ -219,7 +219,7 @@ Error validate_args(const flatbuffers::Vector<int32_t>* args, size_t n,
     EMBER_CHECK_OR_RETURN(index_ok(args->Get(j), n), Error::InvalidProgram,
                           "method '%s' chain %zu instruction %zu: argument %u "
                           "is value %d, out of range (%zu values)",
-                          method, chain, pc, j, args->Get(j), n);
+                          method, chain, pc, unsigned(j), int(args->Get(j)), n);
   }
   return Error::Ok;
 }
@@ -244,8 +244,8 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
                             Error::InvalidProgram,
                             "method '%s' chain %zu instruction %zu: operator "
                             "index %d out of range (%u operators)",
-                            method, chain, pc, call->op_index(),
-                            count(plan->operators()));
+                            method, chain, pc, int(call->op_index()),
+                            unsigned(count(plan->operators())));
       return validate_args(call->args(), n, method, chain, pc);
     }
     case ember_fb::InstructionArguments::DelegateCall: {
@@ -254,8 +254,8 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
                             Error::InvalidProgram,
                             "method '%s' chain %zu instruction %zu: delegate "
                             "index %d out of range (%u delegates)",
-                            method, chain, pc, call->delegate_index(),
-                            count(plan->delegates()));
+                            method, chain, pc, int(call->delegate_index()),
+                            unsigned(count(plan->delegates())));
       return validate_args(call->args(), n, method, chain, pc);
     }
     case ember_fb::InstructionArguments::MoveCall: {
@@ -265,14 +265,14 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
           Error::InvalidProgram,
           "method '%s' chain %zu instruction %zu: move %d -> %d out of range "
           "(%zu values)",
-          method, chain, pc, move->move_from(), move->move_to(), n);
+          method, chain, pc, int(move->move_from()), int(move->move_to()), n);
       // Values never change type at run time; a move between types would.
       EMBER_CHECK_OR_RETURN(
           value_type(plan, move->move_from()) == value_type(plan, move->move_to()),
           Error::InvalidProgram,
           "method '%s' chain %zu instruction %zu: move between values of "
           "different types (%d -> %d)",
-          method, chain, pc, move->move_from(), move->move_to());
+          method, chain, pc, int(move->move_from()), int(move->move_to()));
       return Error::Ok;
     }
     case ember_fb::InstructionArguments::JumpFalseCall: {
@@ -284,7 +284,7 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
           Error::InvalidProgram,
           "method '%s' chain %zu instruction %zu: jump condition %d is not a "
           "Bool or Tensor value",
-          method, chain, pc, cond);
+          method, chain, pc, int(cond));
       // A jump to one past the last instruction ends the chain (what
       // upstream's emitter writes for torch.cond branches), as upstream's
       // executor runs it.
@@ -293,7 +293,7 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
                             "method '%s' chain %zu instruction %zu: jump to "
                             "instruction %d, which does not exist (%zu "
                             "instructions; %zu ends the chain)",
-                            method, chain, pc, jump->destination_instruction(),
+                            method, chain, pc, int(jump->destination_instruction()),
                             num_instructions, num_instructions);
       return Error::Ok;
     }
@@ -303,7 +303,7 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
                             Error::InvalidProgram,
                             "method '%s' chain %zu instruction %zu: free of "
                             "value %d, which is not a Tensor",
-                            method, chain, pc, v);
+                            method, chain, pc, int(v));
       return Error::Ok;
     }
     default:
@@ -321,7 +321,7 @@ Error validate_delegates(const Program& program, const ember_fb::ExecutionPlan* 
     const ember_fb::BackendDelegate* d = plan->delegates()->Get(i);
     EMBER_CHECK_OR_RETURN(d != nullptr && d->id() != nullptr && d->processed() != nullptr,
                           Error::InvalidProgram,
-                          "method '%s' delegate %u has no id or no data", method, i);
+                          "method '%s' delegate %u has no id or no data", method, unsigned(i));
     const ember_fb::BackendDelegateDataReference* ref = d->processed();
     if (ref->location() == ember_fb::DataLocation::INLINE) {
       EMBER_CHECK_OR_RETURN(ref->index() < count(fb->backend_delegate_data()) &&
@@ -329,17 +329,17 @@ Error validate_delegates(const Program& program, const ember_fb::ExecutionPlan* 
                             Error::InvalidProgram,
                             "method '%s' delegate %u (%s): inline data index %u "
                             "out of range (%u entries)",
-                            method, i, PrintableName(d->id()->c_str()).c_str(), ref->index(),
-                            count(fb->backend_delegate_data()));
+                            method, unsigned(i), PrintableName(d->id()->c_str()).c_str(),
+                            unsigned(ref->index()), unsigned(count(fb->backend_delegate_data())));
     } else if (ref->location() == ember_fb::DataLocation::SEGMENT) {
       EMBER_CHECK_OR_RETURN(ref->index() < count(fb->segments()), Error::InvalidProgram,
                             "method '%s' delegate %u (%s): segment index %u out "
                             "of range (%u segments)",
-                            method, i, PrintableName(d->id()->c_str()).c_str(), ref->index(),
-                            count(fb->segments()));
+                            method, unsigned(i), PrintableName(d->id()->c_str()).c_str(),
+                            unsigned(ref->index()), unsigned(count(fb->segments())));
     } else {
       set_error_message("method '%s' delegate %u: unknown data location %d", method,
-                        i, int(ref->location()));
+                        unsigned(i), int(ref->location()));
       return Error::InvalidProgram;
     }
     for (flatbuffers::uoffset_t j = 0; j < count(d->compile_specs()); ++j) {
@@ -347,7 +347,7 @@ Error validate_delegates(const Program& program, const ember_fb::ExecutionPlan* 
       EMBER_CHECK_OR_RETURN(spec != nullptr && spec->key() != nullptr,
                             Error::InvalidProgram,
                             "method '%s' delegate %u: compile spec %u has no key",
-                            method, i, j);
+                            method, unsigned(i), unsigned(j));
     }
   }
   return Error::Ok;
@@ -370,7 +370,7 @@ Result<size_t> serialized_tensor_nbytes(const ember_fb::Tensor* t, const char* m
     sizes[d] = t->sizes()->Get(flatbuffers::uoffset_t(d));
     EMBER_CHECK_OR_RETURN(sizes[d] >= 0, Error::InvalidProgram,
                           "method '%s' value %zu: negative size %d at dim %zu",
-                          method, i, sizes[d], d);
+                          method, i, int(sizes[d]), d);
   }
   size_t nbytes = 0;
   EMBER_CHECK_OR_RETURN(
@@ -393,7 +393,7 @@ Error validate_vector_alignment(const ember_fb::Program* fb) {
     EMBER_CHECK_OR_RETURN(sub == nullptr || aligned(sub->offsets()), Error::InvalidProgram,
                           "mutable_data_segments[%u].offsets is not 8-byte aligned in the "
                           "file",
-                          m);
+                          unsigned(m));
   }
   for (flatbuffers::uoffset_t p = 0; p < count(fb->execution_plan()); ++p) {
     const ember_fb::ExecutionPlan* plan = fb->execution_plan()->Get(p);
@@ -413,7 +413,8 @@ Error validate_vector_alignment(const ember_fb::Program* fb) {
           (ints == nullptr || aligned(ints->items())) &&
               (doubles == nullptr || aligned(doubles->items())),
           Error::InvalidProgram,
-          "method '%s' value %u: list items are not 8-byte aligned in the file", method, i);
+          "method '%s' value %u: list items are not 8-byte aligned in the file", method,
+          unsigned(i));
     }
   }
   return Error::Ok;
@@ -432,7 +433,7 @@ Error validate_execution_plan(const Program& program,
     EMBER_CHECK_OR_RETURN(plan->non_const_buffer_sizes()->Get(i) >= 0,
                           Error::InvalidProgram,
                           "method '%s': planned buffer %u has negative size %" PRId64,
-                          method, i, plan->non_const_buffer_sizes()->Get(i));
+                          method, unsigned(i), plan->non_const_buffer_sizes()->Get(i));
   }
   for (size_t i = 0; i < n; ++i) {
     EMBER_RETURN_IF_ERROR(validate_value(program, plan, method, i));
@@ -441,24 +442,24 @@ Error validate_execution_plan(const Program& program,
     EMBER_CHECK_OR_RETURN(index_ok(plan->inputs()->Get(i), n), Error::InvalidProgram,
                           "method '%s' input %u is value %d, out of range (%zu "
                           "values)",
-                          method, i, plan->inputs()->Get(i), n);
+                          method, unsigned(i), int(plan->inputs()->Get(i)), n);
   }
   for (flatbuffers::uoffset_t i = 0; i < count(plan->outputs()); ++i) {
     EMBER_CHECK_OR_RETURN(index_ok(plan->outputs()->Get(i), n), Error::InvalidProgram,
                           "method '%s' output %u is value %d, out of range (%zu "
                           "values)",
-                          method, i, plan->outputs()->Get(i), n);
+                          method, unsigned(i), int(plan->outputs()->Get(i)), n);
   }
   for (flatbuffers::uoffset_t i = 0; i < count(plan->operators()); ++i) {
     const ember_fb::Operator* op = plan->operators()->Get(i);
     EMBER_CHECK_OR_RETURN(op != nullptr && op->name() != nullptr, Error::InvalidProgram,
-                          "method '%s' operator %u has no name", method, i);
+                          "method '%s' operator %u has no name", method, unsigned(i));
   }
   EMBER_RETURN_IF_ERROR(validate_delegates(program, plan, method));
   for (flatbuffers::uoffset_t c = 0; c < count(plan->chains()); ++c) {
     const ember_fb::Chain* chain = plan->chains()->Get(c);
     EMBER_CHECK_OR_RETURN(chain != nullptr, Error::InvalidProgram,
-                          "method '%s' chain %u is null", method, c);
+                          "method '%s' chain %u is null", method, unsigned(c));
     const size_t num_instructions = count(chain->instructions());
     for (size_t pc = 0; pc < num_instructions; ++pc) {
       EMBER_RETURN_IF_ERROR(validate_instruction(
