@@ -16,8 +16,15 @@ uint32_t count(const flatbuffers::Vector<T>* v) {
   return v == nullptr ? 0 : v->size();
 }
 
+// These walks also run on plans that have not been validated yet (a
+// MethodMeta of a program loaded with Minimal verification): every field
+// the flatbuffers verifier allows to be absent is checked, so that a
+// malformed plan gives a meaningless size, never a crash; load_method()
+// validates before it allocates.
+
 // One value's own structures (parse_value / parse_tensor).
 size_t value_bytes(const ember_fb::EValue* value) {
+  if (value == nullptr || value->val() == nullptr) return 0;
   switch (value->val_type()) {
     case ember_fb::KernelTypes::Tensor: {
       const size_t dim = count(value->val_as_Tensor()->sizes());
@@ -49,30 +56,37 @@ size_t value_bytes(const ember_fb::EValue* value) {
 }
 
 bool is_external(const ember_fb::EValue* value) {
-  const ember_fb::Tensor* t =
-      value->val_type() == ember_fb::KernelTypes::Tensor ? value->val_as_Tensor() : nullptr;
+  const ember_fb::Tensor* t = value != nullptr && value->val_type() == ember_fb::KernelTypes::Tensor
+                                  ? value->val_as_Tensor()
+                                  : nullptr;
   return t != nullptr && t->extra_tensor_info() != nullptr &&
          t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL;
 }
 
 // The argument list of a kernel or delegate call (null for the others).
 const flatbuffers::Vector<int32_t>* call_args(const ember_fb::Instruction* in) {
-  switch (in->instr_args_type()) {
-    case ember_fb::InstructionArguments::KernelCall:
-      return in->instr_args_as_KernelCall()->args();
-    case ember_fb::InstructionArguments::DelegateCall:
-      return in->instr_args_as_DelegateCall()->args();
-    default:
-      return nullptr;
-  }
+  if (in == nullptr) return nullptr;
+  if (const auto* k = in->instr_args_as_KernelCall()) return k->args();
+  if (const auto* d = in->instr_args_as_DelegateCall()) return d->args();
+  return nullptr;
 }
 
+// The operator a kernel call names, with a name (null otherwise).
 const ember_fb::Operator* kernel_operator(const ember_fb::ExecutionPlan* plan,
                                           const ember_fb::Instruction* in) {
-  if (in->instr_args_type() != ember_fb::InstructionArguments::KernelCall) return nullptr;
-  const int64_t index = in->instr_args_as_KernelCall()->op_index();
+  const auto* call = in != nullptr ? in->instr_args_as_KernelCall() : nullptr;
+  if (call == nullptr) return nullptr;
+  const int64_t index = call->op_index();
   const uint32_t n = count(plan->operators());
-  return index >= 0 && uint64_t(index) < n ? plan->operators()->Get(uint32_t(index)) : nullptr;
+  const ember_fb::Operator* op =
+      index >= 0 && uint64_t(index) < n ? plan->operators()->Get(uint32_t(index)) : nullptr;
+  return op != nullptr && op->name() != nullptr ? op : nullptr;
+}
+
+const flatbuffers::Vector<flatbuffers::Offset<ember_fb::Instruction>>* chain_instructions(
+    const ember_fb::ExecutionPlan* plan, uint32_t c) {
+  const ember_fb::Chain* chain = plan->chains()->Get(c);
+  return chain != nullptr ? chain->instructions() : nullptr;
 }
 
 }  // namespace
@@ -81,7 +95,7 @@ size_t Method::fusion_slots(const ember_fb::ExecutionPlan* plan) {
   if (num_fusion_patterns() == 0) return 0;
   size_t slots = 0;
   for (uint32_t c = 0; c < count(plan->chains()); ++c) {
-    const auto* instructions = plan->chains()->Get(c)->instructions();
+    const auto* instructions = chain_instructions(plan, c);
     const uint32_t n = count(instructions);
     for (uint32_t pc = 0; pc < n; ++pc) {
       for (size_t p = 0; p < num_fusion_patterns(); ++p) {
@@ -105,7 +119,7 @@ size_t Method::prepared_slots(const ember_fb::ExecutionPlan* plan) {
   if (num_operand_preparations() == 0) return 0;
   size_t slots = 0;
   for (uint32_t c = 0; c < count(plan->chains()); ++c) {
-    const auto* instructions = plan->chains()->Get(c)->instructions();
+    const auto* instructions = chain_instructions(plan, c);
     for (uint32_t pc = 0; pc < count(instructions); ++pc) {
       const ember_fb::Operator* op = kernel_operator(plan, instructions->Get(pc));
       for (size_t p = 0; op != nullptr && p < num_operand_preparations(); ++p) {
@@ -136,13 +150,14 @@ size_t Method::allocator_bytes(const ember_fb::ExecutionPlan* plan) {
   total = add_bytes(total, method_allocation_bytes<OpFunction>(count(plan->operators())));
   total = add_bytes(total, method_allocation_bytes<Delegate>(count(plan->delegates())));
   for (uint32_t d = 0; d < count(plan->delegates()); ++d) {
+    const ember_fb::BackendDelegate* delegate = plan->delegates()->Get(d);
     total = add_bytes(total, method_allocation_bytes<CompileSpec>(
-                                 count(plan->delegates()->Get(d)->compile_specs())));
+                                 delegate != nullptr ? count(delegate->compile_specs()) : 0));
   }
   // parse_chains: chains, instructions, argument lists.
   total = add_bytes(total, method_allocation_bytes<Chain>(count(plan->chains())));
   for (uint32_t c = 0; c < count(plan->chains()); ++c) {
-    const auto* instructions = plan->chains()->Get(c)->instructions();
+    const auto* instructions = chain_instructions(plan, c);
     total = add_bytes(total, method_allocation_bytes<Instruction>(count(instructions)));
     for (uint32_t pc = 0; pc < count(instructions); ++pc) {
       const flatbuffers::Vector<int32_t>* args = call_args(instructions->Get(pc));

@@ -161,7 +161,9 @@ size_t MethodMeta::method_allocator_bytes() const {
   size_t total = Method::allocator_bytes(plan_);
   const uint32_t delegates = plan_->delegates() ? plan_->delegates()->size() : 0;
   for (uint32_t i = 0; i < delegates; ++i) {
-    const BackendInterface* backend = find_backend(plan_->delegates()->Get(i)->id()->c_str());
+    const ember_fb::BackendDelegate* delegate = plan_->delegates()->Get(i);
+    if (delegate == nullptr || delegate->id() == nullptr) continue;  // refused at load
+    const BackendInterface* backend = find_backend(delegate->id()->c_str());
     if (backend != nullptr) total = add_bytes(total, backend->init_allocator_bytes());
   }
   return total;

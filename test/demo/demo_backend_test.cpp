@@ -56,6 +56,9 @@ struct Harness {
   std::vector<EValue*> args;
   std::vector<uint8_t> pool = std::vector<uint8_t>(64 * 1024);
   MemoryAllocator allocator{pool.data(), pool.size()};
+  // Scratch for intermediate results comes from the temp allocator.
+  std::vector<uint8_t> temp_pool = std::vector<uint8_t>(64 * 1024);
+  MemoryAllocator temp{temp_pool.data(), temp_pool.size()};
   DelegateHandle* handle = nullptr;
   bool freed = false;
 
@@ -84,7 +87,8 @@ struct Harness {
   }
 
   Error execute(EventTracer* tracer = nullptr) {
-    BackendExecutionContext ctx(nullptr, tracer, "forward");
+    temp.reset();
+    BackendExecutionContext ctx(&temp, tracer, "forward");
     return backend().execute(ctx, handle, Span<EValue*>(args.data(), args.size()));
   }
 
