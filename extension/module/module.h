@@ -125,7 +125,8 @@ class Module final {
   //
   // Every load() takes a .pte or a .bpte: when the bytes carry the bundled
   // program identifier they are read whole, verified
-  // (BundledProgram::from) and kept, and the embedded program is loaded.
+  // (ProgramView::open) and kept, and the embedded program is loaded in
+  // place.
   static Result<std::unique_ptr<Module>> load(
       std::unique_ptr<DataLoader> loader, const std::vector<std::string>& data_paths,
       LoadMode mode, Program::Verification verification = Program::Verification::Minimal);
