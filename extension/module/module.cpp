@@ -118,7 +118,18 @@ const char* Module::load_mode_name(LoadMode mode) {
   return "?";
 }
 
-const char* Module::load_mode_names() { return "file, mmap or buffer"; }
+const char* Module::load_mode_names() {
+  static const std::string names = [] {
+    std::string text;
+    const size_t n = sizeof(kLoadModeNames) / sizeof(kLoadModeNames[0]);
+    for (size_t i = 0; i < n; ++i) {
+      if (i != 0) text += i + 1 == n ? " or " : ", ";
+      text += kLoadModeNames[i].name;
+    }
+    return text;
+  }();
+  return names.c_str();
+}
 
 namespace {
 

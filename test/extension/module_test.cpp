@@ -470,6 +470,7 @@ TEST(Module, BundledInputsAndOutputsStepByStep) {
   Module::LoadMode mode = Module::LoadMode::File;
   EXPECT_FALSE(Module::parse_load_mode("tape", &mode));
   EXPECT_EQ(mode, Module::LoadMode::File);
+  EXPECT_STREQ(Module::load_mode_names(), "file, mmap or buffer");
 }
 
 }  // namespace
