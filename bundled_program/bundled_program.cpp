@@ -1,4 +1,4 @@
-// Opening a .bpte and loading test inputs into a method. Output comparison
+// Opening a .bpte (or a plain .pte) and loading test inputs into a method. Output comparison
 // lives in verify_outputs.cpp.
 #include "bundled_program/bundled_program.h"
 
@@ -217,23 +217,79 @@ Result<size_t> BundledProgram::num_test_cases(const char* method_name) const {
   return Error::NotFound;
 }
 
-Error get_program_data(const void* data, size_t size, const void** program,
-                       size_t* program_size) {
-  EMBER_CHECK_OR_RETURN(program != nullptr && program_size != nullptr,
-                        Error::InvalidArgument,
-                        "get_program_data: output pointers must not be null");
+Result<ProgramView> ProgramView::open(const void* data, size_t size) {
+  clear_error_message();
+  EMBER_CHECK_OR_RETURN(data != nullptr || size == 0, Error::InvalidArgument,
+                        "ProgramView::open: null data with %zu bytes", size);
+  ProgramView view;
+  view.program_data_ = data;
+  view.program_size_ = size;
   if (!is_bundled_program(data, size)) {
-    *program = data;
-    *program_size = size;
-    return Error::Ok;
+    return view;
   }
   Result<BundledProgram> bundle = BundledProgram::from(data, size);
   if (!bundle.ok()) {
     return bundle.error();
   }
-  *program = bundle->program_data();
-  *program_size = bundle->program_size();
-  return Error::Ok;
+  view.bundled_ = true;
+  view.bundle_ = *bundle;
+  view.program_data_ = bundle->program_data();
+  view.program_size_ = bundle->program_size();
+  return view;
+}
+
+namespace {
+
+// What MemoryAllocator::allocate(n, 16) may use beyond n.
+constexpr size_t kCaseAlignment = 16;
+
+}  // namespace
+
+size_t bundled_case_memory_bytes(const Method& method) {
+  const MethodMeta meta = method.method_meta();
+  size_t bytes = kCaseAlignment;
+  for (size_t i = 0; i < method.inputs_size(); ++i) {
+    Result<TensorInfo> info = meta.input_tensor_meta(i);
+    if (info.ok()) bytes += info->nbytes() + kCaseAlignment;
+  }
+  for (size_t i = 0; i < method.outputs_size(); ++i) {
+    Result<TensorInfo> info = meta.output_tensor_meta(i);
+    if (info.ok() && !info->is_memory_planned()) bytes += info->nbytes() + kCaseAlignment;
+  }
+  return bytes;
+}
+
+Result<BundledTensor> bundled_expected_tensor(const BundledProgram& bundle,
+                                              const char* method_name,
+                                              size_t testset_index, size_t output_index) {
+  Result<const fb::BundledMethodTestCase*> test_case =
+      bundled_detail::find_test_case(bundle, method_name, testset_index);
+  if (!test_case.ok()) {
+    return test_case.error();
+  }
+  const auto* outputs = (*test_case)->expected_outputs();
+  const size_t count = vector_size(outputs);
+  EMBER_CHECK_OR_RETURN(output_index < count, Error::InvalidArgument,
+                        "bundled program: method '%s' test case %zu has %zu expected "
+                        "output%s, no output %zu",
+                        PrintableName(method_name).c_str(), testset_index, count,
+                        count == 1 ? "" : "s", output_index);
+  // Checked by BundledProgram::from(): known dtype, enough data bytes.
+  const fb::Tensor* t = outputs->Get(flatbuffers::uoffset_t(output_index))->val_as_Tensor();
+  EMBER_CHECK_OR_RETURN(t != nullptr, Error::InvalidArgument,
+                        "bundled program: method '%s' test case %zu expected output %zu "
+                        "is a scalar",
+                        PrintableName(method_name).c_str(), testset_index, output_index);
+  BundledTensor view;
+  view.dtype = ScalarType(t->scalar_type());
+  view.dim = t->sizes() == nullptr ? 0 : t->sizes()->size();
+  view.sizes = t->sizes() == nullptr ? nullptr : t->sizes()->data();
+  // from() bounded the element count and checked the data holds it.
+  uint64_t numel = 1;
+  for (size_t d = 0; d < view.dim; ++d) numel *= uint64_t(view.sizes[d]);
+  view.nbytes = size_t(numel * element_size(view.dtype));
+  view.data = t->data() == nullptr ? nullptr : t->data()->data();
+  return view;
 }
 
 namespace {

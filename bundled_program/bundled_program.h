@@ -6,6 +6,14 @@
 // holds the serialized program and, for some of its methods, a list of test
 // cases: the inputs to set and the outputs the reference produced.
 //
+// This is the one way into a .bpte for every tool, binding, test suite and
+// firmware: ProgramView::open() takes the bytes of a .bpte or a plain .pte
+// (no file system: the caller owns the bytes) and says which program to
+// load; load_bundled_input() and verify_method_outputs() run test case i
+// with memory the caller gives (bundled_case_memory_bytes() says how much).
+// Applications with a heap get the same through Module (extension/module),
+// which opens files with it.
+//
 // Phases:
 //   open     BundledProgram::from() checks the untrusted bytes once: the
 //            flatbuffer structure (flatbuffers Verifier), then every test
@@ -60,14 +68,6 @@ constexpr size_t kBundledProgramAlignment = 32;
 // offset 4). Checks only the identifier; `size` < 8 gives false.
 bool is_bundled_program(const void* data, size_t size);
 
-// The program bytes to load: for a .bpte, the embedded program (verified
-// first; its segment offsets are relative to the embedded bytes, so load it
-// with a loader over exactly [*program, *program + *program_size)); for any
-// other input, the input itself. The result points into `data`, which must
-// outlive its use. InvalidProgram for a malformed .bpte.
-Error get_program_data(const void* data, size_t size, const void** program,
-                       size_t* program_size);
-
 // A verified, non-owning view of a .bpte. The bytes must stay alive and
 // unchanged as long as the view, and as long as a method reads inputs that
 // load_bundled_input() bound in place (see there). Cheap to copy.
@@ -92,14 +92,62 @@ class BundledProgram final {
   const ember_bundled_fb::BundledProgram* flatbuffer() const { return root_; }
 
  private:
+  friend class ProgramView;
+  BundledProgram() = default;
   BundledProgram(const void* data, size_t size,
                  const ember_bundled_fb::BundledProgram* root)
       : data_(data), size_(size), root_(root) {}
 
-  const void* data_;
-  size_t size_;
-  const ember_bundled_fb::BundledProgram* root_;
+  const void* data_ = nullptr;
+  size_t size_ = 0;
+  const ember_bundled_fb::BundledProgram* root_ = nullptr;
 };
+
+// The bytes of a .bpte or of a plain .pte, opened: which bytes hold the
+// program, and for a .bpte the verified test cases. A non-owning view of
+// the caller's bytes (which must stay alive and unchanged as long as the
+// view, the Program loaded from it and any input bound in place). Cheap to
+// copy; no heap.
+//
+//   Result<ProgramView> view = ProgramView::open(bytes, size);
+//   BufferDataLoader loader(view->program_data(), view->program_size());
+//   Result<Program> program = Program::load(&loader);
+//   ... program->load_method(...), then for a .bpte, test case k:
+//   load_bundled_input(method, *view->bundle(), k, &case_allocator);
+//   method.execute();
+//   verify_method_outputs(method, *view->bundle(), k, rtol, atol, reports, n);
+class ProgramView final {
+ public:
+  // A .bpte (identifier "BP08") is verified (BundledProgram::from: its
+  // errors); anything else is taken as a plain program, checked later by
+  // Program::load. InvalidArgument for null data with a non-zero size.
+  static Result<ProgramView> open(const void* data, size_t size);
+
+  // The program to load. For a .bpte, the embedded program: its segment
+  // offsets are relative to these bytes, so load it through a loader over
+  // exactly [program_data(), program_data() + program_size()); aligned to
+  // kBundledProgramAlignment when `data` was.
+  const void* program_data() const { return program_data_; }
+  size_t program_size() const { return program_size_; }
+
+  bool is_bundled() const { return bundled_; }
+  // The test cases of a .bpte; null for a plain program.
+  const BundledProgram* bundle() const { return bundled_ ? &bundle_ : nullptr; }
+
+ private:
+  ProgramView() = default;
+  const void* program_data_ = nullptr;
+  size_t program_size_ = 0;
+  bool bundled_ = false;
+  BundledProgram bundle_;
+};
+
+// Bytes a MemoryAllocator must hold for load_bundled_input() to copy the
+// inputs of any test case of `method` into it (every tensor input at its
+// upper bound) and to give memory to the outputs the program leaves to
+// the application, each aligned as load_bundled_input() aligns it. Give
+// the same allocator, reset, for every test case.
+size_t bundled_case_memory_bytes(const Method& method);
 
 // Sets every input of `method` from test case `testset_index` of the suite
 // named after the method.
@@ -197,6 +245,25 @@ Error verify_method_outputs(Method& method, const BundledProgram& bundle,
 // element, passed, mismatch None or Values). Returns report->passed.
 bool compare_tensor_data(ScalarType type, const void* expected, const void* actual,
                          int64_t numel, double rtol, double atol, OutputReport* report);
+
+// A tensor a test case expects, as a view into the bundle's bytes (valid
+// as long as they are): dtype, shape and `nbytes` of data in the
+// dim order the bundle gives (row-major when it gives none).
+struct BundledTensor {
+  ScalarType dtype = ScalarType::Float;
+  size_t dim = 0;
+  const int32_t* sizes = nullptr;  // `dim` entries
+  const void* data = nullptr;
+  size_t nbytes = 0;
+};
+
+// Expected output `output_index` of test case `testset_index` of
+// `method_name`'s suite. NotFound / InvalidArgument as for
+// load_bundled_input(); InvalidArgument when the test case has no such
+// expected output or it is a scalar.
+Result<BundledTensor> bundled_expected_tensor(const BundledProgram& bundle,
+                                              const char* method_name,
+                                              size_t testset_index, size_t output_index);
 
 // Conveniences over raw bytes: verify the bundle (from()) then call the
 // function above. Use the BundledProgram overloads in loops, which verify

@@ -79,14 +79,65 @@ install(TARGETS ${EMBER_EXPORTED} EXPORT EmberTargets
 install(EXPORT EmberTargets NAMESPACE ember:: DESTINATION ${EMBER_INSTALL_CMAKEDIR})
 
 # --- headers ----------------------------------------------------------------
-# The public headers include only each other and the standard library (no
-# generated flatbuffers reader, no flatbuffers, XNNPACK or pthreadpool
-# header), so that is all a consumer needs. Internal headers stay behind.
-install(DIRECTORY runtime extension bundled_program devtools
-        DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ember
-        FILES_MATCHING PATTERN "*.h"
-        PATTERN "*_internal.h" EXCLUDE
-        PATTERN "tools" EXCLUDE)
+# The public API, listed: a header is installed only when it is named here.
+# They include only each other and the standard library (no generated
+# flatbuffers reader, no flatbuffers, XNNPACK or pthreadpool header), so
+# that is all a consumer needs (test/package: headers checks the installed
+# set is exactly this list and that each compiles alone; examples/app and
+# examples/device_app are built against it). Everything else stays behind:
+# *_internal.h, the loader's own helpers (program_validation.h,
+# tensor_data_kind.h, operator_name.h, extended_header.h), the data
+# loaders' range_check.h, kernel sources and tools.
+set(EMBER_PUBLIC_HEADERS
+  runtime/core/data_loader.h
+  runtime/core/error.h
+  runtime/core/error_message.h
+  runtime/core/evalue.h
+  runtime/core/event_tracer.h
+  runtime/core/freeable_buffer.h
+  runtime/core/half.h
+  runtime/core/hierarchical_allocator.h
+  runtime/core/memory_allocator.h
+  runtime/core/memory_manager.h
+  runtime/core/result.h
+  runtime/core/scalar_type.h
+  runtime/core/span.h
+  runtime/core/tensor.h
+  runtime/executor/flat_tensor_data_map.h
+  runtime/executor/method.h
+  runtime/executor/method_meta.h
+  runtime/executor/program.h
+  runtime/backend/backend.h
+  runtime/kernel/fusion_registry.h
+  runtime/kernel/kernel_args.h
+  runtime/kernel/kernel_context.h
+  runtime/kernel/operand_preparation.h
+  runtime/kernel/operator_registry.h
+  runtime/platform/log.h
+  runtime/platform/threadpool.h
+  bundled_program/bundled_program.h
+  extension/data_loader/buffer_data_loader.h
+  extension/data_loader/file_data_loader.h
+  extension/data_loader/mmap_data_loader.h
+  extension/file_util/read_file.h
+  extension/module/module.h
+  extension/npy/npy.h
+  extension/runner_util/inputs.h
+  extension/tensor/tensor_ptr.h
+  devtools/etdump/etdump_writer.h
+  devtools/event_recorder.h
+)
+foreach(header ${EMBER_PUBLIC_HEADERS})
+  if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${header})
+    message(FATAL_ERROR "EMBER_PUBLIC_HEADERS names ${header}, which does not exist")
+  endif()
+  get_filename_component(dir ${header} DIRECTORY)
+  install(FILES ${PROJECT_SOURCE_DIR}/${header}
+          DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/ember/${dir})
+endforeach()
+# The list, for test/package's headers check.
+string(REPLACE ";" "\n" _ember_header_lines "${EMBER_PUBLIC_HEADERS}")
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/package/public_headers.txt "${EMBER_PUBLIC_HEADERS}")
 
 # --- dependencies -----------------------------------------------------------
 # The XNNPACK, cpuinfo and pthreadpool the build linked. Built from source

@@ -18,15 +18,12 @@
 
 #include "bundled_program/bundled_program.h"
 #include "conformance/program_facts.h"
-#include "extension/data_loader/buffer_data_loader.h"
-#include "extension/data_loader/whole_file.h"
 #include "extension/file_util/read_file.h"
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/backend/backend.h"
 #include "runtime/core/error_message.h"
 #include "runtime/platform/threadpool.h"
-#include "schema/bundled_program_schema_generated.h"
 
 namespace ember::conformance {
 
@@ -47,12 +44,11 @@ std::string error_text(const std::string& what, Error error) {
   return printable(what + ": " + error_name(error) + (message[0] ? std::string(": ") + message : ""));
 }
 
-// A program chosen to run, loaded.
+// A program chosen to run, loaded (Module opens a .bpte or a .pte alike).
 struct Loaded {
   std::string path;
-  WholeFile file;                          // a .bpte's bytes
-  std::unique_ptr<BundledProgram> bundle;  // null for a golden .pte
   std::unique_ptr<Module> module;
+  const BundledProgram* bundle = nullptr;  // the module's; null for a golden .pte
 };
 
 Result<Loaded> load_program(const std::string& path, CaseKind kind, const CaseConfig& config,
@@ -62,38 +58,21 @@ Result<Loaded> load_program(const std::string& path, CaseKind kind, const CaseCo
   const Program::Verification verification = config.verification == "internal"
                                                  ? Program::Verification::InternalConsistency
                                                  : Program::Verification::Minimal;
-  if (kind == CaseKind::Bundled) {
-    Result<WholeFile> bytes = load_whole_file(path, config.loader, kBundledProgramAlignment);
-    if (!bytes.ok()) {
-      *error = error_text("reading " + file_name(path), bytes.error());
-      return bytes.error();
-    }
-    l.file = std::move(*bytes);
-    Result<BundledProgram> b = BundledProgram::from(l.file.bytes.data(), l.file.bytes.size());
-    if (!b.ok()) {
-      *error = error_text("reading bundle " + file_name(path), b.error());
-      return b.error();
-    }
-    l.bundle = std::make_unique<BundledProgram>(*b);
-    // The embedded program's segment offsets are relative to its own bytes.
-    Result<std::unique_ptr<Module>> m = Module::load(
-        std::make_unique<BufferDataLoader>(l.bundle->program_data(), l.bundle->program_size()),
-        verification);
-    if (!m.ok()) {
-      *error = error_text("loading " + file_name(path), m.error());
-      return m.error();
-    }
-    l.module = std::move(*m);
-  } else {
-    const Module::LoadMode mode = config.loader == "file"     ? Module::LoadMode::File
-                                  : config.loader == "buffer" ? Module::LoadMode::Buffer
-                                                              : Module::LoadMode::Mmap;
-    Result<std::unique_ptr<Module>> m = Module::load(path, mode, verification);
-    if (!m.ok()) {
-      *error = error_text("loading " + file_name(path), m.error());
-      return m.error();
-    }
-    l.module = std::move(*m);
+  Module::LoadMode mode = Module::LoadMode::Mmap;
+  if (!Module::parse_load_mode(config.loader, &mode)) {
+    *error = printable("unknown loader '" + config.loader + "'");
+    return Error::InvalidArgument;
+  }
+  Result<std::unique_ptr<Module>> m = Module::load(path, mode, verification);
+  if (!m.ok()) {
+    *error = error_text("loading " + file_name(path), m.error());
+    return m.error();
+  }
+  l.module = std::move(*m);
+  l.bundle = l.module->bundle();
+  if (kind == CaseKind::Bundled && l.bundle == nullptr) {
+    *error = printable(file_name(path) + " is not a bundled program (identifier 'BP08')");
+    return Error::InvalidProgram;
   }
   return l;
 }
@@ -144,31 +123,6 @@ double median(std::vector<double> v) {
   const size_t n = v.size();
   return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
-
-// Memory for a bundled test case's inputs, owned here: the inputs are
-// copied into it (a program may write into an input it does not plan, and
-// a mapped bundle is read-only). Sized for every tensor input.
-class BundledInputs {
- public:
-  explicit BundledInputs(const Method& m) {
-    size_t bytes = 16;
-    const MethodMeta meta = m.method_meta();
-    for (size_t i = 0; i < m.inputs_size(); ++i) {
-      Result<TensorInfo> info = meta.input_tensor_meta(i);
-      if (info.ok()) bytes += info->nbytes() + 16;
-    }
-    pool_.resize(bytes);
-    allocator_ = std::make_unique<MemoryAllocator>(pool_.data(), pool_.size());
-  }
-  Error set(Method& m, const BundledProgram& bundle, size_t k) {
-    allocator_->reset();
-    return load_bundled_input(m, bundle, k, allocator_.get());
-  }
-
- private:
-  std::vector<uint8_t> pool_;
-  std::unique_ptr<MemoryAllocator> allocator_;
-};
 
 // Golden inputs read from the .bin files, as tensors shaped by MethodMeta.
 class GoldenInputs {
@@ -303,36 +257,20 @@ std::vector<Subtest> list_subtests(const Loaded& l) {
   return list;
 }
 
-// The expected tensor of output `j` of bundled test case `k` of `method`
-// (the bundle was verified by BundledProgram::from), or null for a scalar.
-const ember_bundled_fb::Tensor* bundled_expected(const BundledProgram& bundle,
-                                                 const std::string& method, size_t k, size_t j) {
-  const auto* suites = bundle.flatbuffer()->method_test_suites();
-  for (flatbuffers::uoffset_t s = 0; suites != nullptr && s < suites->size(); ++s) {
-    const auto* suite = suites->Get(s);
-    if (suite->method_name() == nullptr || method != suite->method_name()->str()) continue;
-    const auto* test_case = suite->test_cases()->Get(flatbuffers::uoffset_t(k));
-    const auto* outs = test_case->expected_outputs();
-    if (outs == nullptr || j >= outs->size()) return nullptr;
-    return outs->Get(flatbuffers::uoffset_t(j))->val_as_Tensor();
-  }
-  return nullptr;
-}
-
 // Compares the outputs of a bundled subtest. The bundle's own check finds
 // kind, dtype and shape mismatches; tensor values are then compared
 // against the expected value (see compare_output).
-bool verify_bundled(Method& m, const BundledProgram& bundle, const Subtest& st,
-                    const CaseSpec& spec, CaseResult* r) {
-  std::vector<OutputReport> reports(m.outputs_size());
+bool verify_bundled(Module& module, Method& m, const BundledProgram& bundle,
+                    const Subtest& st, const CaseSpec& spec, CaseResult* r) {
   // Scalars are compared here, at the double tolerance.
   const Tolerance scalar = tolerance_for(spec, ScalarType::Double);
-  const Error err = verify_method_outputs(m, bundle, st.index, scalar.rtol, scalar.atol,
-                                          reports.data(), reports.size());
-  if (err != Error::Ok && err != Error::NotFound) {
-    r->error = error_text("verifying", err);
+  Result<VerifyReport> verified = module.verify_outputs(st.method, st.index, scalar.rtol,
+                                                        scalar.atol);
+  if (!verified.ok()) {
+    r->error = error_text("verifying", verified.error());
     return false;
   }
+  const std::vector<OutputReport>& reports = verified->outputs;
   bool all = true;
   for (size_t j = 0; j < reports.size(); ++j) {
     const OutputReport& rep = reports[j];
@@ -345,9 +283,12 @@ bool verify_bundled(Method& m, const BundledProgram& bundle, const Subtest& st,
       if (r->error.empty()) {
         r->error = "output " + std::to_string(j) + ": " + output_mismatch_name(rep.mismatch);
       }
-    } else if (const ember_bundled_fb::Tensor* g = bundled_expected(bundle, st.method, st.index, j);
-               g != nullptr && rep.is_tensor && m.get_output(j).is_tensor()) {
-      s = compare_output(m.get_output(j).to_tensor(), g->data()->data(), tol.rtol, tol.atol);
+    } else if (Result<BundledTensor> g =
+                   rep.is_tensor && m.get_output(j).is_tensor()
+                       ? bundled_expected_tensor(bundle, st.method.c_str(), st.index, j)
+                       : Result<BundledTensor>(Error::NotFound);
+               g.ok()) {
+      s = compare_output(m.get_output(j).to_tensor(), g->data, tol.rtol, tol.atol);
     } else {
       s = OutputStats{rep.max_abs_error, rep.max_rel_error, rep.mean_abs_error, rep.sqnr_db,
                       rep.passed};
@@ -458,8 +399,8 @@ bool check_config(const CaseConfig& c, std::string* error) {
   if (c.threads < 1) *error = "threads must be at least 1";
   else if (c.executions < 1) *error = "executions must be at least 1";
   else if (c.backends != "all" && c.backends != "portable") *error = "backends must be all or portable";
-  else if (c.loader != "mmap" && c.loader != "file" && c.loader != "buffer")
-    *error = "loader must be mmap, file or buffer";
+  else if (Module::LoadMode mode; !Module::parse_load_mode(c.loader, &mode))
+    *error = std::string("loader must be ") + Module::load_mode_names();
   else if (c.verification != "minimal" && c.verification != "internal")
     *error = "verification must be minimal or internal";
   else return true;
@@ -628,12 +569,10 @@ void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subte
       continue;
     }
     Method& m = **method;
-    std::unique_ptr<BundledInputs> bundled_inputs;
     GoldenInputs golden_inputs;
     std::function<Error()> set_inputs;
     if (loaded.bundle != nullptr) {
-      bundled_inputs = std::make_unique<BundledInputs>(m);
-      set_inputs = [&]() { return bundled_inputs->set(m, *loaded.bundle, st.index); };
+      set_inputs = [&]() { return loaded.module->load_bundled_input(st.method, st.index); };
     } else {
       std::string input_error;
       if (!golden_inputs.read(m, stem_of(spec.path), &input_error)) {
@@ -660,7 +599,7 @@ void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subte
     r.exec_median_ms = median(times);
     if (plant == Plant::Mismatch) plant_mismatch(m);
     const bool ok = loaded.bundle != nullptr
-                        ? verify_bundled(m, *loaded.bundle, st, spec, &r)
+                        ? verify_bundled(*loaded.module, m, *loaded.bundle, st, spec, &r)
                         : verify_golden(m, stem_of(spec.path), spec, &r);
     r.result = ok ? "Pass" : "Fail";
     r.detail = ok ? "" : "Output Mismatch";

@@ -209,18 +209,13 @@ Result<ProgramFacts> program_facts(const void* data, size_t size) {
   EMBER_CHECK_OR_RETURN(size >= 8, Error::InvalidProgram,
                         "truncated: %zu bytes, a program needs at least 8", size);
   const AlignedBytes bytes(data, size);
-  const void* program_data = bytes.data();
-  size_t program_size = bytes.size();
-  if (is_bundled_program(bytes.data(), bytes.size())) {
-    Result<BundledProgram> bundle = BundledProgram::from(bytes.data(), bytes.size());
-    if (!bundle.ok()) {
-      prefix_error_message(error_name(bundle.error()), "bundled program");
-      return bundle.error() == Error::NotSupported ? Error::InvalidProgram : bundle.error();
-    }
-    program_data = bundle->program_data();
-    program_size = bundle->program_size();
+  Result<ProgramView> view = ProgramView::open(bytes.data(), bytes.size());
+  if (!view.ok()) {
+    prefix_error_message(error_name(view.error()), "bundled program");
+    return view.error() == Error::NotSupported ? Error::InvalidProgram : view.error();
   }
-  BufferDataLoader loader(program_data, program_size);
+  const size_t program_size = view->program_size();
+  BufferDataLoader loader(view->program_data(), program_size);
   Result<Program> program = Program::load(&loader, Program::Verification::InternalConsistency);
   if (!program.ok()) {
     prefix_error_message(error_name(program.error()), "program");

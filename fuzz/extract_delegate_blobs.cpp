@@ -27,13 +27,9 @@ int main(int argc, char** argv) {
     while ((n = fread(buf, 1, sizeof(buf), f)) > 0) file.insert(file.end(), buf, buf + n);
     fclose(f);
     ember::fuzz::Bytes bytes = ember::fuzz::aligned_copy(file.data(), file.size());
-    const void* program_data = nullptr;
-    size_t program_size = 0;
-    if (ember::get_program_data(bytes.get(), file.size(), &program_data, &program_size) !=
-        ember::Error::Ok) {
-      continue;
-    }
-    ember::BufferDataLoader loader(program_data, program_size);
+    ember::Result<ember::ProgramView> view = ember::ProgramView::open(bytes.get(), file.size());
+    if (!view.ok()) continue;
+    ember::BufferDataLoader loader(view->program_data(), view->program_size());
     ember::Result<ember::Program> program = ember::Program::load(&loader);
     if (!program.ok()) continue;
     const auto* plans = program->flatbuffer()->execution_plan();

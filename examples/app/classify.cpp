@@ -24,9 +24,6 @@
 #include <string>
 #include <vector>
 
-#include "bundled_program/bundled_program.h"
-#include "extension/data_loader/buffer_data_loader.h"
-#include "extension/data_loader/mmap_data_loader.h"
 #include "extension/module/module.h"
 #include "extension/npy/npy.h"
 #include "extension/runner_util/inputs.h"
@@ -108,26 +105,9 @@ int print_top_class(const EValue& out) {
 }
 
 int run(const char* model_path, const char* npy_path) {
-  // Map the file once: a .bpte's embedded program and test inputs are read
-  // from it in place.
-  Result<MmapDataLoader> file = MmapDataLoader::from(model_path);
-  if (!file.ok()) return fail(std::string("opening ") + model_path, file.error());
-  Result<size_t> file_size = file->size();
-  if (!file_size.ok()) return fail("reading the model's size", file_size.error());
-  Result<FreeableBuffer> bytes = file->load(0, *file_size, SegmentKind::Program);
-  if (!bytes.ok()) return fail(std::string("reading ") + model_path, bytes.error());
-
-  std::unique_ptr<BundledProgram> bundle;
-  if (is_bundled_program(bytes->data(), bytes->size())) {
-    Result<BundledProgram> b = BundledProgram::from(bytes->data(), bytes->size());
-    if (!b.ok()) return fail(std::string("reading bundle ") + model_path, b.error());
-    bundle = std::make_unique<BundledProgram>(*b);
-  }
-  // The embedded program's segment offsets are relative to its own bytes.
-  Result<std::unique_ptr<Module>> module =
-      bundle != nullptr ? Module::load(std::make_unique<BufferDataLoader>(
-                              bundle->program_data(), bundle->program_size()))
-                        : Module::load(model_path);
+  // Module maps the file once; a .bpte's embedded program is loaded in
+  // place and its test cases kept.
+  Result<std::unique_ptr<Module>> module = Module::load(model_path);
   if (!module.ok()) return fail(std::string("loading ") + model_path, module.error());
 
   Result<const char*> name = (*module)->program().get_method_name(0);
@@ -142,22 +122,11 @@ int run(const char* model_path, const char* npy_path) {
   Result<InputBuffers> ones = prepare_input_tensors(m);
   if (!ones.ok()) return fail("preparing inputs", ones.error());
   NpyInput npy;
-  std::vector<uint8_t> pool;
-  std::unique_ptr<MemoryAllocator> allocator;
   if (npy_path != nullptr) {
     const Error e = npy.set(m, npy_path);
     if (e != Error::Ok) return fail(std::string("setting input 0 from ") + npy_path, e);
-  } else if (bundle != nullptr) {
-    // Copies of the test inputs (the mapping is read-only, the program may
-    // write an input it does not plan).
-    size_t need = 64;
-    for (size_t i = 0; i < m.inputs_size(); ++i) {
-      Result<TensorInfo> info = m.method_meta().input_tensor_meta(i);
-      if (info.ok()) need += info->nbytes() + 16;
-    }
-    pool.resize(need);
-    allocator = std::make_unique<MemoryAllocator>(pool.data(), pool.size());
-    const Error e = load_bundled_input(m, *bundle, 0, allocator.get());
+  } else if ((*module)->bundle() != nullptr) {
+    const Error e = (*module)->load_bundled_input(*name, 0);
     if (e != Error::Ok) return fail("setting the bundle's test case 0", e);
   }
 

@@ -29,7 +29,6 @@
 // upstream runner, so flag names and syntax carry over.
 #include <gflags/gflags.h>
 
-#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -42,8 +41,6 @@
 #include "examples/executor_runner/runner_inputs.h"
 #include "examples/executor_runner/runner_report.h"
 #include "examples/executor_runner/runner_trace.h"
-#include "extension/data_loader/buffer_data_loader.h"
-#include "extension/data_loader/whole_file.h"
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
@@ -149,9 +146,8 @@ int fail(const std::string& line) {
 // What one run of the runner found and loaded, handed from step to step.
 struct Session {
   runner::RunSummary summary;
-  WholeFile file;                          // a .bpte's bytes, kept alive
-  std::unique_ptr<BundledProgram> bundle;  // null for a .pte
   std::unique_ptr<Module> module;
+  const BundledProgram* bundle = nullptr;  // the module's, null for a .pte
   std::vector<std::string> methods;
   std::vector<std::string> inputs;  // --inputs, split
   bool use_bundle_inputs = false;   // run the bundled test cases
@@ -193,9 +189,12 @@ Error write_outputs(const Method& method, const std::string& run, bool single) {
   return Error::Ok;
 }
 
+// --loader, parsed.
+Module::LoadMode g_load_mode = Module::LoadMode::Mmap;
+
 int check_flags() {
-  if (FLAGS_loader != "mmap" && FLAGS_loader != "file" && FLAGS_loader != "buffer") {
-    fprintf(stderr, "error: --loader must be mmap, file or buffer\n");
+  if (!Module::parse_load_mode(FLAGS_loader, &g_load_mode)) {
+    fprintf(stderr, "error: --loader must be %s\n", Module::load_mode_names());
     return 2;
   }
   if (FLAGS_num_executions < 1) {
@@ -269,62 +268,31 @@ int split_data_paths() {
   return 0;
 }
 
-// The file kind, from its first bytes.
-int detect_model_kind(Session& s) {
-  uint8_t head[8] = {};
-  {
-    FILE* f = fopen(FLAGS_model_path.c_str(), "rb");
-    if (f == nullptr) {
-      return fail("cannot open model '" + FLAGS_model_path + "': " + strerror(errno));
-    }
-    const size_t got = fread(head, 1, sizeof(head), f);
-    fclose(f);
-    if (got < sizeof(head)) {
-      return fail("model '" + FLAGS_model_path + "' is too small to be a program (" +
-                  std::to_string(got) + " bytes)");
-    }
-  }
-  s.summary.model_path = FLAGS_model_path;
-  s.summary.bundled = is_bundled_program(head, sizeof(head));
-  s.summary.rtol = FLAGS_rtol;
-  s.summary.atol = FLAGS_atol;
-  s.summary.threads = g_threads;
-  if (FLAGS_testset_idx >= 0 && !s.summary.bundled) {
-    return fail("--testset_idx needs a bundled program (.bpte); '" + FLAGS_model_path +
-                "' is a plain program");
-  }
-  return 0;
-}
-
-// Loads the program (from inside the bundle for a .bpte).
+// Loads the program: Module opens the file once, and for a .bpte (found
+// from its content) loads the embedded program and keeps the test cases.
 int load_model(Session& s) {
   const auto verification = FLAGS_full_verification
                                 ? Program::Verification::InternalConsistency
                                 : Program::Verification::Minimal;
+  s.summary.model_path = FLAGS_model_path;
+  s.summary.rtol = FLAGS_rtol;
+  s.summary.atol = FLAGS_atol;
+  s.summary.threads = g_threads;
   const auto load_start = Clock::now();
-  if (s.summary.bundled) {
-    Result<WholeFile> bytes =
-        load_whole_file(FLAGS_model_path, FLAGS_loader, kBundledProgramAlignment);
-    if (!bytes.ok()) return fail(error_text("reading " + FLAGS_model_path, bytes.error()));
-    s.file = std::move(*bytes);
-    Result<BundledProgram> b = BundledProgram::from(s.file.bytes.data(), s.file.bytes.size());
-    if (!b.ok()) return fail(error_text("reading bundle " + FLAGS_model_path, b.error()));
-    s.bundle = std::make_unique<BundledProgram>(*b);
-  }
-  const Module::LoadMode mode = FLAGS_loader == "file"     ? Module::LoadMode::File
-                                : FLAGS_loader == "buffer" ? Module::LoadMode::Buffer
-                                                           : Module::LoadMode::Mmap;
-  // The embedded program's segment offsets are relative to its own bytes.
   Result<std::unique_ptr<Module>> module =
-      s.bundle != nullptr
-          ? Module::load(std::make_unique<BufferDataLoader>(s.bundle->program_data(),
-                                                            s.bundle->program_size()),
-                         g_data_paths, mode, verification)
-          : Module::load(FLAGS_model_path, g_data_paths, mode, verification);
-  if (!module.ok()) return fail(error_text("loading " + FLAGS_model_path, module.error()));
+      Module::load(FLAGS_model_path, g_data_paths, g_load_mode, verification);
+  if (!module.ok()) {
+    return fail(error_text("loading model '" + FLAGS_model_path + "'", module.error()));
+  }
   s.module = std::move(*module);
   s.module->set_prepare_operands(FLAGS_prepare_operands);
   s.summary.program_load_ms = ms_since(load_start);
+  s.bundle = s.module->bundle();
+  s.summary.bundled = s.bundle != nullptr;
+  if (FLAGS_testset_idx >= 0 && !s.summary.bundled) {
+    return fail("--testset_idx needs a bundled program (.bpte); '" + FLAGS_model_path +
+                "' is a plain program");
+  }
   return 0;
 }
 
@@ -395,34 +363,9 @@ int run_on_given_inputs(Session& s, Method& m, const std::string& name) {
 }
 
 // Runs every bundled test case of method `name` (or --testset_idx) and
-// verifies its outputs.
-// Memory for a bundled test case's inputs, owned by the runner: inputs are
-// copied into it rather than bound to the bundle's bytes, because a
-// program may write into an input it does not plan (the bundle must stay
-// as it was read for the next execution and test case, and a mapped file
-// is read-only). Sized for every tensor input at its upper bound.
-struct BundledInputMemory {
-  explicit BundledInputMemory(const Method& m) {
-    size_t bytes = 0;
-    const MethodMeta meta = m.method_meta();
-    for (size_t i = 0; i < m.inputs_size(); ++i) {
-      Result<TensorInfo> info = meta.input_tensor_meta(i);
-      if (info.ok()) bytes += info->nbytes() + 16;  // + alignment
-    }
-    pool.resize(bytes + 16);
-    allocator = std::make_unique<MemoryAllocator>(pool.data(), pool.size());
-  }
-  // Sets the inputs of test case `k`. Outputs the program leaves to the
-  // application already have memory from Module, so nothing else lives
-  // in the pool and it is reused from the start every time.
-  Error load(Method& m, const BundledProgram& bundle, size_t k) {
-    allocator->reset();
-    return load_bundled_input(m, bundle, k, allocator.get());
-  }
-  std::vector<uint8_t> pool;
-  std::unique_ptr<MemoryAllocator> allocator;
-};
-
+// verifies its outputs. Module copies each test case's inputs into memory
+// it owns (a program may write into an input it does not plan; the bundle
+// must stay as it was read, and a mapped file is read-only).
 int run_test_cases(Session& s, Method& m, const std::string& name) {
   Result<size_t> num_cases = s.bundle->num_test_cases(name.c_str());
   if (!num_cases.ok()) {
@@ -433,17 +376,16 @@ int run_test_cases(Session& s, Method& m, const std::string& name) {
     first = size_t(FLAGS_testset_idx);
     last = first + 1;
   }
-  BundledInputMemory input_memory(m);
   for (size_t k = first; k < last; ++k) {
     runner::CaseResult c;
     c.method = shown(name);
     c.testset_index = int64_t(k);
-    Error err = input_memory.load(m, *s.bundle, k);
+    Error err = s.module->load_bundled_input(name, k);
     if (err != Error::Ok) {
       return fail(error_text(
           "loading test case " + std::to_string(k) + " of '" + shown(name) + "'", err));
     }
-    err = execute_timed(m, c, [&]() { return input_memory.load(m, *s.bundle, k); });
+    err = execute_timed(m, c, [&]() { return s.module->load_bundled_input(name, k); });
     if (err != Error::Ok) {
       return fail(error_text(
           "executing '" + shown(name) + "' test case " + std::to_string(k), err));
@@ -451,18 +393,17 @@ int run_test_cases(Session& s, Method& m, const std::string& name) {
     if (flag_given("print_output")) {
       runner::print_method_outputs(m, shown(name), g_print_output, stdout);
     }
-    c.outputs.resize(m.outputs_size());
-    err = verify_method_outputs(m, *s.bundle, k, FLAGS_rtol, FLAGS_atol, c.outputs.data(),
-                                c.outputs.size());
-    if (err != Error::Ok && err != Error::NotFound) {
+    Result<VerifyReport> verified = s.module->verify_outputs(name, k, FLAGS_rtol, FLAGS_atol);
+    if (!verified.ok()) {
       return fail(error_text(
-          "verifying '" + shown(name) + "' test case " + std::to_string(k), err));
+          "verifying '" + shown(name) + "' test case " + std::to_string(k), verified.error()));
     }
+    c.outputs = std::move(verified->outputs);
     c.verified = true;
-    c.passed = err == Error::Ok;
+    c.passed = verified->passed;
     s.total_outputs += c.outputs.size();
     for (const OutputReport& r : c.outputs) s.failed_outputs += r.passed ? 0 : 1;
-    if (!c.passed && s.first_failure.empty()) s.first_failure = last_error_message();
+    if (!c.passed && s.first_failure.empty()) s.first_failure = verified->message;
     const Error werr = write_outputs(m, std::to_string(k), s.single);
     if (werr != Error::Ok) return fail(error_text("writing outputs", werr));
     s.summary.cases.push_back(std::move(c));
@@ -524,7 +465,6 @@ int main(int argc, char** argv) {
   if (const int rc = start_thread_pool()) return rc;
   Session s;
   if (const int rc = split_data_paths()) return rc;
-  if (const int rc = detect_model_kind(s)) return rc;
   if (const int rc = load_model(s)) return rc;
   if (const int rc = choose_runs(s)) return rc;
   if (runner::TraceSession::requested()) {

@@ -18,14 +18,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "bundled_program/bundled_program.h"
-#include "extension/data_loader/buffer_data_loader.h"
 #include "extension/module/module.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
@@ -72,29 +68,12 @@ int main(int argc, char** argv) {
   }
   if (set_num_threads(size_t(FLAGS_threads)) != Error::Ok) return fail("set_num_threads");
 
-  std::ifstream in(FLAGS_model_path, std::ios::binary);
-  std::vector<char> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (raw.empty()) {
-    std::fprintf(stderr, "soak: cannot read %s\n", FLAGS_model_path.c_str());
-    return 2;
-  }
-  // 64-byte aligned copy: the loaders hand out pointers into it.
-  std::unique_ptr<uint8_t, decltype(&std::free)> bytes(
-      static_cast<uint8_t*>(std::aligned_alloc(64, (raw.size() + 63) / 64 * 64)), &std::free);
-  std::memcpy(bytes.get(), raw.data(), raw.size());
-  std::unique_ptr<BundledProgram> bundle;
-  const void* program = bytes.get();
-  size_t program_size = raw.size();
-  if (is_bundled_program(bytes.get(), raw.size())) {
-    Result<BundledProgram> b = BundledProgram::from(bytes.get(), raw.size());
-    if (!b.ok()) return fail("bundle");
-    bundle = std::make_unique<BundledProgram>(*b);
-    program = b->program_data();
-    program_size = b->program_size();
-  }
+  // Read into memory once (Module opens a .pte or a .bpte alike), so
+  // that the RSS samples do not count file pages mapped on first touch.
   Result<std::unique_ptr<Module>> module =
-      Module::load(std::make_unique<BufferDataLoader>(program, program_size));
+      Module::load(FLAGS_model_path, Module::LoadMode::Buffer);
   if (!module.ok()) return fail("load");
+  const BundledProgram* bundle = (*module)->bundle();
   Result<Method*> loaded = (*module)->method(FLAGS_method);
   if (!loaded.ok()) return fail("load method");
   Method& method = **loaded;
@@ -115,14 +94,19 @@ int main(int argc, char** argv) {
   for (uint64_t i = 1; i <= FLAGS_iterations; ++i) {
     // A bundled case sets its inputs every time (planned input memory may
     // be reused by later values); ones stay bound.
-    if (bundle != nullptr && load_bundled_input(method, *bundle, 0) != Error::Ok) {
+    if (bundle != nullptr && (*module)->load_bundled_input(FLAGS_method, 0) != Error::Ok) {
       return fail("set input");
     }
     if (method.execute() != Error::Ok) return fail("execute");
     if (i % FLAGS_sample_every != 0 && i != FLAGS_warmup && i != FLAGS_iterations) continue;
-    if (bundle != nullptr &&
-        verify_method_outputs(method, *bundle, 0, FLAGS_rtol, FLAGS_atol) != Error::Ok) {
-      return fail("output check");
+    if (bundle != nullptr) {
+      Result<VerifyReport> check = (*module)->verify_outputs(FLAGS_method, 0, FLAGS_rtol,
+                                                             FLAGS_atol);
+      if (!check.ok()) return fail("output check");
+      if (!check->passed) {
+        std::fprintf(stderr, "soak: output check: %s\n", check->message.c_str());
+        return 2;
+      }
     }
     const size_t rss = rss_kb();
     std::printf("%10llu %10zu\n", static_cast<unsigned long long>(i), rss);

@@ -88,11 +88,57 @@ Module::~Module() {
 
 namespace {
 
-// A loader over `path` of the chosen kind.
+// The loader names tools take on their command lines.
+struct LoadModeName {
+  Module::LoadMode mode;
+  const char* name;
+};
+constexpr LoadModeName kLoadModeNames[] = {
+    {Module::LoadMode::File, "file"},
+    {Module::LoadMode::Mmap, "mmap"},
+    {Module::LoadMode::Buffer, "buffer"},
+};
+
+}  // namespace
+
+bool Module::parse_load_mode(const std::string& name, LoadMode* mode) {
+  for (const LoadModeName& entry : kLoadModeNames) {
+    if (name == entry.name) {
+      *mode = entry.mode;
+      return true;
+    }
+  }
+  return false;
+}
+
+const char* Module::load_mode_name(LoadMode mode) {
+  for (const LoadModeName& entry : kLoadModeNames) {
+    if (entry.mode == mode) return entry.name;
+  }
+  return "?";
+}
+
+const char* Module::load_mode_names() {
+  static const std::string names = [] {
+    std::string text;
+    const size_t n = sizeof(kLoadModeNames) / sizeof(kLoadModeNames[0]);
+    for (size_t i = 0; i < n; ++i) {
+      if (i != 0) text += i + 1 == n ? " or " : ", ";
+      text += kLoadModeNames[i].name;
+    }
+    return text;
+  }();
+  return names.c_str();
+}
+
+namespace {
+
+// A loader over `path` of the chosen kind. File reads are aligned for the
+// program embedded in a .bpte, so that it is loaded in place.
 Result<std::unique_ptr<DataLoader>> open_loader(const std::string& path, Module::LoadMode mode) {
   std::unique_ptr<DataLoader> loader;
   if (mode == Module::LoadMode::File) {
-    Result<FileDataLoader> file = FileDataLoader::from(path.c_str());
+    Result<FileDataLoader> file = FileDataLoader::from(path.c_str(), kBundledProgramAlignment);
     if (!file.ok()) return file.error();
     loader = std::make_unique<FileDataLoader>(std::move(*file));
   } else if (mode == Module::LoadMode::Mmap) {

@@ -18,9 +18,14 @@
 //  - method() gives the runtime's Method for zero-copy use: its outputs
 //    live in the method's memory and change with the next execute().
 //
-// A bundled program (.bpte) loads like a .pte (its embedded program runs);
-// verify() then runs one of its test cases and compares the outputs with
-// the bundled expected values (bundled_program/bundled_program.h).
+// A bundled program (.bpte) loads like a .pte (its embedded program runs):
+// Module is how host tools, the Python binding, the conformance suite and
+// the examples open one. The file is opened once, with the loader chosen;
+// a .bpte is read whole once and opened with ProgramView::open
+// (bundled_program/bundled_program.h), whose embedded program is then
+// loaded in place. load_bundled_input() sets a test case's inputs (copied
+// into memory the Module owns), verify_outputs() compares the outputs with
+// the bundled expected values, verify() does both around an execute().
 //
 // Thread safety: loading a method (method(), load_method(), the first
 // execute() of a name), is_method_loaded(), unload_method(),
@@ -91,6 +96,14 @@ class Module final {
  public:
   enum class LoadMode { File, Mmap, Buffer };
 
+  // The one table of loader names, as tools spell them on their command
+  // lines: "file", "mmap", "buffer". False (and *mode untouched) for any
+  // other name.
+  static bool parse_load_mode(const std::string& name, LoadMode* mode);
+  static const char* load_mode_name(LoadMode mode);
+  // "file, mmap or buffer": the names parse_load_mode() takes, for messages.
+  static const char* load_mode_names();
+
   // Opens `path` with the chosen loader (Buffer reads the whole file into
   // memory first) and loads the program.
   static Result<std::unique_ptr<Module>> load(
@@ -112,7 +125,8 @@ class Module final {
   //
   // Every load() takes a .pte or a .bpte: when the bytes carry the bundled
   // program identifier they are read whole, verified
-  // (BundledProgram::from) and kept, and the embedded program is loaded.
+  // (ProgramView::open) and kept, and the embedded program is loaded in
+  // place.
   static Result<std::unique_ptr<Module>> load(
       std::unique_ptr<DataLoader> loader, const std::vector<std::string>& data_paths,
       LoadMode mode, Program::Verification verification = Program::Verification::Minimal);
@@ -205,16 +219,33 @@ class Module final {
   Result<Outputs> forward(const EValue& input) { return execute("forward", input); }
   Result<Outputs> forward(const TensorPtr& input) { return execute("forward", input); }
 
-  // For a Module loaded from a .bpte: sets the inputs of test case
-  // `testset_index` of `method_name`'s suite (copied into memory the Module
-  // owns, so nothing refers to the bundle's bytes), runs the method, and
-  // compares every output with the expected one through bundled_program's
-  // verify_method_outputs (rules and default tolerances there). Outputs
-  // outside tolerance give a report with passed == false, not an Error.
-  // Errors: InvalidState when the Module was not loaded from a .bpte;
-  // NotFound / InvalidArgument from the bundled_program library (no suite
-  // for the method, index out of range, input or output counts that
-  // differ); the method's load and execution errors.
+  // For a Module loaded from a .bpte (else InvalidState):
+  //
+  // load_bundled_input() sets the inputs of test case `testset_index` of
+  // `method_name`'s suite, loading the method if needed. They are copied
+  // into memory the Module owns (sized by bundled_case_memory_bytes, reused
+  // for every test case), so nothing refers to the bundle's bytes and a
+  // program that writes into an input cannot change them. Call it again
+  // before every execute() that must see the test case's inputs (planned
+  // memory may let an output overwrite an input). Errors: NotFound /
+  // InvalidArgument from the bundled_program library (no suite for the
+  // method, index out of range, an input of the wrong count, kind, dtype or
+  // shape); the method's load errors.
+  Error load_bundled_input(const std::string& method_name, size_t testset_index);
+
+  // verify_outputs() compares the method's outputs as they are now (after
+  // execute()) with test case `testset_index`'s expected ones through
+  // bundled_program's verify_method_outputs (rules and default tolerances
+  // there), one OutputReport per output. Outputs outside tolerance give a
+  // report with passed == false, not an Error. Errors: NotFound /
+  // InvalidArgument as above, or when the expected output count differs;
+  // NotSupported when the test case has no expected outputs.
+  Result<VerifyReport> verify_outputs(const std::string& method_name, size_t testset_index,
+                                      double rtol = kDefaultBundledRtol,
+                                      double atol = kDefaultBundledAtol);
+
+  // load_bundled_input(), execute() and verify_outputs(); execution errors
+  // too.
   Result<VerifyReport> verify(size_t testset_index, double rtol = kDefaultBundledRtol,
                               double atol = kDefaultBundledAtol,
                               const std::string& method_name = "forward");
@@ -235,9 +266,12 @@ class Module final {
   Error set_checked_input(LoadedMethod& loaded, const EValue& value, size_t index);
   // Executes and copies the outputs out.
   Result<Outputs> run(LoadedMethod& loaded);
-  // For bundle bytes just read by load(): keeps them and points loader_ at
-  // the embedded program.
+  // For a loader whose bytes are a .bpte: reads them whole (once), keeps
+  // them, opens them (ProgramView::open) and points loader_ at the
+  // embedded program.
   Error adopt_bundle(std::unique_ptr<DataLoader> file_loader);
+  // The bundle, or InvalidState with a message naming `what`.
+  Result<const BundledProgram*> require_bundle(const char* what) const;
 
   std::unique_ptr<DataLoader> loader_;
   // For a .bpte: the file's loader, its whole bytes (realigned into

@@ -7,8 +7,9 @@
 // RuntimeError) whose text is "<what>: <ErrorName>: <last_error_message()>".
 //
 // Lifetimes: a PyProgram owns the program's bytes (when they came from
-// Python or a .bpte) and its Module; every PyMethod and PyMethodMeta holds
-// a shared_ptr to its PyProgram, so Python may drop the Program first.
+// Python) and its Module, which opens a .pte or a .bpte and owns the
+// methods' memory; every PyMethod and PyMethodMeta holds a shared_ptr to
+// its PyProgram, so Python may drop the Program first.
 //
 // Threads: execute() releases the GIL. A method runs one call at a time
 // (a per-method mutex); different methods run in parallel. Changing the
@@ -94,7 +95,7 @@ ember::ScalarType scalar_type_of(const py::dtype& dtype);
 
 class PyMethod;
 
-// The program bytes when they must be owned: from Python, or a .bpte.
+// The program bytes when they must be owned: from Python.
 struct OwnedBytes {
   std::unique_ptr<uint8_t, void (*)(void*)> data{nullptr, nullptr};
   size_t size = 0;
@@ -117,11 +118,14 @@ class PyProgram : public std::enable_shared_from_this<PyProgram> {
   // Loads the method once (GIL released) and returns it every time after.
   std::shared_ptr<PyMethod> load_method(const std::string& name);
 
-  bool is_bundled() const { return bundle_ != nullptr; }
+  bool is_bundled() const { return module_->bundle() != nullptr; }
   const ember::BundledProgram& bundle() const;
   // Method names with test cases, in the bundle's order.
   std::vector<std::string> bundled_method_names() const;
   size_t num_test_cases(const std::string& method_name) const;
+  // The Module that opened the program (and its bundle) and owns its
+  // methods and their memory.
+  ember::Module& module() { return *module_; }
 
  private:
   PyProgram() = default;
@@ -132,7 +136,6 @@ class PyProgram : public std::enable_shared_from_this<PyProgram> {
 
   // Declared first: destroyed last, after everything that points into it.
   OwnedBytes bytes_;
-  std::unique_ptr<ember::BundledProgram> bundle_;
   std::unique_ptr<ember::Module> module_;
   std::mutex load_mutex_;
   std::vector<std::pair<std::string, std::shared_ptr<PyMethod>>> methods_;
@@ -172,9 +175,6 @@ class PyMethod {
   std::shared_ptr<PyProgram> program_;
   ember::Method* method_;  // owned by program_'s Module
   std::mutex mutex_;
-  // Memory for a test case's inputs (as executor_runner does).
-  std::vector<uint8_t> bundle_pool_;
-  std::unique_ptr<ember::MemoryAllocator> bundle_allocator_;
 };
 
 }  // namespace ember_py

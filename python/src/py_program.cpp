@@ -2,7 +2,6 @@
 // and bundled verification.
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 
 #include "extension/data_loader/buffer_data_loader.h"
 #include "python/src/py_ember.h"
@@ -62,43 +61,16 @@ std::shared_ptr<PyProgram> PyProgram::from_bytes(py::bytes bytes,
   const std::string_view view = bytes;
   p->take_bytes(view.data(), view.size());
   py::gil_scoped_release nogil;
-  const void* program = p->bytes_.data.get();
-  size_t program_size = p->bytes_.size;
-  if (ember::is_bundled_program(program, program_size)) {
-    ember::clear_error_message();
-    ember::Result<ember::BundledProgram> bundle =
-        ember::BundledProgram::from(program, program_size);
-    if (!bundle.ok()) throw_error("reading the bundled program", bundle.error());
-    p->bundle_ = std::make_unique<ember::BundledProgram>(*bundle);
-    program = p->bundle_->program_data();
-    program_size = p->bundle_->program_size();
-  }
-  p->load_module(std::make_unique<ember::BufferDataLoader>(program, program_size), data_files,
-                 verification, "the program");
+  // Module opens a .pte or a .bpte alike, in place in the owned bytes.
+  p->load_module(std::make_unique<ember::BufferDataLoader>(p->bytes_.data.get(), p->bytes_.size),
+                 data_files, verification, "the program");
   return p;
 }
 
 std::shared_ptr<PyProgram> PyProgram::from_file(const std::string& path,
                                                 const std::vector<std::string>& data_files,
                                                 ember::Program::Verification verification) {
-  char head[8] = {};
-  std::ifstream file(path, std::ios::binary);
-  if (!file) {
-    throw EmberException(Error::AccessFailed, "cannot open '" + path + "'");
-  }
-  file.read(head, sizeof(head));
-  if (file.gcount() == sizeof(head) && ember::is_bundled_program(head, sizeof(head))) {
-    // A .bpte: its embedded program, from memory we own.
-    file.seekg(0, std::ios::end);
-    const std::streamoff size = file.tellg();
-    file.seekg(0);
-    std::string bytes(size_t(size), '\0');
-    if (!file.read(bytes.data(), size)) {
-      throw EmberException(Error::AccessFailed, "cannot read '" + path + "'");
-    }
-    return from_bytes(py::bytes(bytes), data_files, verification);
-  }
-  // A .pte: memory-mapped, no copy.
+  // Memory-mapped once; a .bpte's embedded program is loaded in place.
   std::shared_ptr<PyProgram> p(new PyProgram());
   py::gil_scoped_release nogil;
   ember::clear_error_message();
@@ -137,11 +109,11 @@ std::shared_ptr<PyMethod> PyProgram::load_method(const std::string& name) {
 }
 
 const ember::BundledProgram& PyProgram::bundle() const {
-  if (bundle_ == nullptr) {
+  if (module_->bundle() == nullptr) {
     throw EmberException(Error::InvalidState,
                          "the program is not a bundled program (.bpte): it has no test cases");
   }
-  return *bundle_;
+  return *module_->bundle();
 }
 
 std::vector<std::string> PyProgram::bundled_method_names() const {
@@ -202,22 +174,9 @@ py::list PyMethod::execute(py::sequence inputs) {
 }
 
 void PyMethod::set_bundled_input_locked(size_t testset_index) {
-  const ember::BundledProgram& bundle = program_->bundle();
-  if (bundle_allocator_ == nullptr) {
-    // Every tensor input at its upper bound, plus alignment slack.
-    size_t bytes = 16;
-    const ember::MethodMeta meta = method_->method_meta();
-    for (size_t i = 0; i < method_->inputs_size(); ++i) {
-      ember::Result<ember::TensorInfo> info = meta.input_tensor_meta(i);
-      if (info.ok()) bytes += info->nbytes() + 16;
-    }
-    bundle_pool_.resize(bytes);
-    bundle_allocator_ =
-        std::make_unique<ember::MemoryAllocator>(bundle_pool_.data(), bundle_pool_.size());
-  }
-  bundle_allocator_->reset();
+  (void)program_->bundle();  // InvalidState for a plain program
   ember::clear_error_message();
-  check(ember::load_bundled_input(*method_, bundle, testset_index, bundle_allocator_.get()),
+  check(program_->module().load_bundled_input(name(), testset_index),
         "loading test case " + std::to_string(testset_index) + " of method '" + shown(name()) +
             "'");
 }
@@ -278,23 +237,21 @@ py::dict PyMethod::verify(size_t testset_index, double rtol, double atol) {
   std::shared_lock<std::shared_mutex> pool(g_pool_lock);
   std::lock_guard<std::mutex> lock(mutex_);
   const std::string what = run_bundled_case_locked(testset_index);
-  std::vector<ember::OutputReport> reports(method_->outputs_size());
   ember::clear_error_message();
-  const Error err = ember::verify_method_outputs(*method_, program_->bundle(), testset_index,
-                                                 rtol, atol, reports.data(), reports.size());
-  // NotFound: an output outside tolerance (upstream's code); anything
-  // else is a failure to compare at all.
-  if (err != Error::Ok && err != Error::NotFound) throw_error("verifying " + what, err);
-  const std::string message = err == Error::Ok ? "" : ember::last_error_message();
+  ember::Result<ember::VerifyReport> verified =
+      program_->module().verify_outputs(name(), testset_index, rtol, atol);
+  // Outputs outside tolerance are a report; an Error is a failure to
+  // compare at all.
+  if (!verified.ok()) throw_error("verifying " + what, verified.error());
   py::gil_scoped_acquire gil;
   report["method"] = name();
   report["testset_index"] = testset_index;
-  report["passed"] = err == Error::Ok;
+  report["passed"] = verified->passed;
   report["rtol"] = rtol;
   report["atol"] = atol;
-  report["message"] = message;
+  report["message"] = verified->message;
   py::list outputs;
-  for (const ember::OutputReport& r : reports) outputs.append(report_dict(r));
+  for (const ember::OutputReport& r : verified->outputs) outputs.append(report_dict(r));
   report["outputs"] = outputs;
   return report;
 }
@@ -310,8 +267,16 @@ py::list PyMethod::run_and_verify(size_t testset_index, double rtol, double atol
     out = outputs_locked();
   }
   ember::clear_error_message();
-  check(ember::verify_method_outputs(*method_, program_->bundle(), testset_index, rtol, atol),
-        "verifying " + what);
+  ember::Result<ember::VerifyReport> verified =
+      program_->module().verify_outputs(name(), testset_index, rtol, atol);
+  if (!verified.ok()) throw_error("verifying " + what, verified.error());
+  // Upstream raises when an output is outside tolerance (its code:
+  // NotFound); the message names the output.
+  if (!verified->passed) {
+    throw EmberException(Error::NotFound, "verifying " + what + ": " +
+                                              ember::error_name(Error::NotFound) + ": " +
+                                              verified->message);
+  }
   return out;
 }
 

@@ -120,5 +120,57 @@ TEST(BundledIo, ModuleRunsEveryTestCase) {
   }
 }
 
+// The device flow on caller memory: bytes in, a Program from the view, the
+// inputs of every test case copied into a buffer of exactly
+// bundled_case_memory_bytes(), every output verified with a report.
+// (load_raw: Program::load over the view's program bytes, the method on
+// memory sized from its MethodMeta.) The unplanned fixture's outputs get
+// their memory from the same buffer.
+TEST(ProgramView, RunsEveryCaseOnCallerMemory) {
+  for (const std::string& path :
+       {bundled_fixture("add"), bundled_fixture("mlp"), bundled_fixture("two_methods"),
+        models_dir() + "/io/unplanned_portable/model.bpte"}) {
+    SCOPED_TRACE(path);
+    AlignedBytes bytes(read_bytes(path));
+    Result<ProgramView> view = ProgramView::open(bytes.data(), bytes.size());
+    ASSERT_TRUE(view.ok()) << last_error_message();
+    ASSERT_TRUE(view->is_bundled());
+    const uint8_t* program = static_cast<const uint8_t*>(view->program_data());
+    const BundledProgram& bundle = *view->bundle();
+    for (size_t s = 0; s < bundle.num_method_suites(); ++s) {
+      const char* method_name = bundle.suite_method_name(s);
+      std::unique_ptr<Raw> raw = load_raw(
+          std::vector<uint8_t>(program, program + view->program_size()), method_name);
+      ASSERT_NE(raw, nullptr) << last_error_message();
+      Method& method = *raw->method;
+      std::vector<uint8_t> memory(bundled_case_memory_bytes(method));
+      MemoryAllocator allocator(memory.data(), memory.size());
+      Result<size_t> cases = bundle.num_test_cases(method_name);
+      ASSERT_TRUE(cases.ok());
+      for (size_t k = 0; k < *cases; ++k) {
+        allocator.reset();
+        ASSERT_EQ(load_bundled_input(method, bundle, k, &allocator), Error::Ok)
+            << last_error_message();
+        ASSERT_EQ(method.execute(), Error::Ok) << last_error_message();
+        std::vector<OutputReport> reports(method.outputs_size());
+        EXPECT_EQ(verify_method_outputs(method, bundle, k, kDefaultBundledRtol,
+                                        kDefaultBundledAtol, reports.data(), reports.size()),
+                  Error::Ok)
+            << last_error_message();
+        for (size_t j = 0; j < reports.size(); ++j) {
+          EXPECT_TRUE(reports[j].passed);
+          EXPECT_LE(reports[j].max_abs_error, 1e-4);
+          Result<BundledTensor> expected = bundled_expected_tensor(bundle, method_name, k, j);
+          if (!expected.ok()) continue;  // a scalar output
+          EXPECT_EQ(expected->dtype, reports[j].expected_dtype);
+          EXPECT_EQ(expected->dim, reports[j].expected_rank);
+        }
+      }
+      EXPECT_EQ(bundled_expected_tensor(bundle, method_name, 0, 99).error(),
+                Error::InvalidArgument);
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ember::testing

@@ -65,20 +65,30 @@ TEST(BundledUpstream, AddMulIntVerifiesAllTenCases) {
   EXPECT_EQ(verify_all(lb, 0.0, 0.0), 10u);
 }
 
-TEST(BundledProgramData, PlainAndBundled) {
+TEST(ProgramView, PlainAndBundled) {
   const std::vector<uint8_t> pte = read_bytes(models_dir() + "/add/model.pte");
-  const void* p = nullptr;
-  size_t n = 0;
-  ASSERT_EQ(get_program_data(pte.data(), pte.size(), &p, &n), Error::Ok);
-  EXPECT_EQ(p, pte.data());
-  EXPECT_EQ(n, pte.size());
+  Result<ProgramView> plain = ProgramView::open(pte.data(), pte.size());
+  ASSERT_TRUE(plain.ok()) << last_error_message();
+  EXPECT_EQ(plain->program_data(), pte.data());
+  EXPECT_EQ(plain->program_size(), pte.size());
+  EXPECT_FALSE(plain->is_bundled());
+  EXPECT_EQ(plain->bundle(), nullptr);
   EXPECT_FALSE(is_bundled_program(pte.data(), pte.size()));
 
   AlignedBytes bpte(read_bytes(bundled_fixture("add")));
   EXPECT_TRUE(is_bundled_program(bpte.data(), bpte.size()));
-  ASSERT_EQ(get_program_data(bpte.data(), bpte.size(), &p, &n), Error::Ok);
+  Result<ProgramView> bundled = ProgramView::open(bpte.data(), bpte.size());
+  ASSERT_TRUE(bundled.ok()) << last_error_message();
+  ASSERT_TRUE(bundled->is_bundled());
+  ASSERT_NE(bundled->bundle(), nullptr);
+  const void* p = bundled->program_data();
+  EXPECT_EQ(p, bundled->bundle()->program_data());
   EXPECT_EQ(std::memcmp(static_cast<const uint8_t*>(p) + 4, "ET12", 4), 0);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(p) % kBundledProgramAlignment, 0u);
+
+  // A malformed bundle is an error; null bytes with a size are refused.
+  EXPECT_EQ(ProgramView::open(bpte.data(), 64).error(), Error::InvalidProgram);
+  EXPECT_EQ(ProgramView::open(nullptr, 8).error(), Error::InvalidArgument);
 }
 
 // ---- Malformed bundles and lookups ----

@@ -75,7 +75,8 @@ TEST_F(RunnerCli, MissingFiles) {
   const std::string a = write_npy_file("a.npy", ScalarType::Float, {2, 3});
   expect_clear_failure("--model_path=" + kAddPte + " --inputs=" + a + "," + path("no.npy"),
                        "cannot open");
-  expect_clear_failure("--model_path=" + path("nothing.pte"), "cannot open model");
+  expect_clear_failure("--model_path=" + path("nothing.pte"), "loading model");
+  expect_clear_failure("--model_path=" + path("nothing.pte"), "cannot open");
   expect_clear_failure("--model_path=" + bundled_fixture("add") + " --report=" +
                            path("no/such/dir/r.json"),
                        "cannot write report");

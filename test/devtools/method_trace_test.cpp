@@ -425,13 +425,13 @@ TEST(MethodTrace, ProgramOutputsLevelLogsOnlyTheOutputs) {
 TEST(MethodTrace, BundledInputIndexIsRecordedOnTheExecuteBlock) {
   const std::vector<uint8_t> bpte = read_file_bytes(models_dir() + "/bundled/mlp.bpte");
   ASSERT_FALSE(bpte.empty());
-  const void* program = nullptr;
-  size_t program_size = 0;
-  ASSERT_EQ(get_program_data(bpte.data(), bpte.size(), &program, &program_size), Error::Ok);
-  const uint8_t* p = static_cast<const uint8_t*>(program);
+  Result<ProgramView> view = ProgramView::open(bpte.data(), bpte.size());
+  ASSERT_TRUE(view.ok()) << last_error_message();
+  ASSERT_TRUE(view->is_bundled());
+  const uint8_t* p = static_cast<const uint8_t*>(view->program_data());
   Buffers b;
   std::unique_ptr<Raw> raw =
-      load_raw(std::vector<uint8_t>(p, p + program_size), "forward", &b.recorder);
+      load_raw(std::vector<uint8_t>(p, p + view->program_size()), "forward", &b.recorder);
   ASSERT_NE(raw, nullptr) << last_error_message();
   ASSERT_EQ(load_bundled_input(*raw->method, bpte.data(), bpte.size(), 1), Error::Ok)
       << last_error_message();

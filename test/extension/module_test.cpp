@@ -428,6 +428,49 @@ TEST(Module, VerifyOnTwoSuitesAndItsErrors) {
   EXPECT_EQ(plain->bundle(), nullptr);
   EXPECT_EQ(plain->verify(0).error(), Error::InvalidState);
   EXPECT_TRUE(mentions("not loaded from a bundled program"));
+  EXPECT_EQ(plain->load_bundled_input("forward", 0), Error::InvalidState);
+  EXPECT_EQ(plain->verify_outputs("forward", 0).error(), Error::InvalidState);
+}
+
+// The steps verify() is made of, as the runner and the conformance suite
+// use them: set a test case's inputs (again before every execution),
+// execute, compare; a comparison that fails is a report, not an Error;
+// every loader opens the bundle alike.
+TEST(Module, BundledInputsAndOutputsStepByStep) {
+  for (const char* name : {"file", "mmap", "buffer"}) {
+    SCOPED_TRACE(name);
+    Module::LoadMode mode = Module::LoadMode::Mmap;
+    ASSERT_TRUE(Module::parse_load_mode(name, &mode));
+    EXPECT_STREQ(Module::load_mode_name(mode), name);
+    std::unique_ptr<Module> module =
+        load_module(models_dir() + "/bundled/two_methods.bpte", mode);
+    ASSERT_NE(module, nullptr);
+    ASSERT_NE(module->bundle(), nullptr);
+    for (int run = 0; run < 2; ++run) {
+      ASSERT_EQ(module->load_bundled_input("double_it", 1), Error::Ok) << message();
+      Result<Method*> method = module->method("double_it");
+      ASSERT_TRUE(method.ok()) << message();
+      ASSERT_EQ((*method)->execute(), Error::Ok) << message();
+    }
+    Result<VerifyReport> r = module->verify_outputs("double_it", 1);
+    ASSERT_TRUE(r.ok()) << message();
+    EXPECT_TRUE(r->passed) << r->message;
+    ASSERT_EQ(r->outputs.size(), 1u);
+    EXPECT_TRUE(r->outputs[0].passed);
+    // Case 1's outputs against case 2's expectations: a failing report.
+    Result<VerifyReport> other = module->verify_outputs("double_it", 2, 0.0, 0.0);
+    ASSERT_TRUE(other.ok()) << message();
+    EXPECT_FALSE(other->passed);
+    EXPECT_NE(other->message.find("test case 2"), std::string::npos) << other->message;
+    EXPECT_GT(other->outputs[0].max_abs_error, 0.0);
+    EXPECT_EQ(module->verify_outputs("double_it", 3).error(), Error::InvalidArgument);
+    EXPECT_EQ(module->verify_outputs("missing", 0).error(), Error::NotFound);
+    EXPECT_EQ(module->load_bundled_input("double_it", 3), Error::InvalidArgument);
+  }
+  Module::LoadMode mode = Module::LoadMode::File;
+  EXPECT_FALSE(Module::parse_load_mode("tape", &mode));
+  EXPECT_EQ(mode, Module::LoadMode::File);
+  EXPECT_STREQ(Module::load_mode_names(), "file, mmap or buffer");
 }
 
 }  // namespace

@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "bundled_program/tools/bundler.h"
+#include "examples/bundler/bundler.h"
 #include "extension/data_loader/buffer_data_loader.h"
 #include "runtime/executor/program.h"
 

@@ -1,7 +1,7 @@
 // The C++ bundler: round trip through the library, and its checks.
 #include <filesystem>
 
-#include "bundled_program/tools/bundler.h"
+#include "examples/bundler/bundler.h"
 #include "test/bundled_program/bundled_test_util.h"
 
 namespace ember::testing {

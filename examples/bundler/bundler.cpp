@@ -1,4 +1,4 @@
-#include "bundled_program/tools/bundler.h"
+#include "examples/bundler/bundler.h"
 
 #include <algorithm>
 #include <cstdlib>
