@@ -169,14 +169,13 @@ ember::baremetal::RunCounts run_file(const char* path, const Flags& flags,
     return counts;
   }
   if (flags.header) {
-    const void* program = nullptr;
-    size_t program_size = 0;
-    if (ember::get_program_data(g_file, size, &program, &program_size) != ember::Error::Ok) {
+    ember::Result<ember::ProgramView> view = ember::ProgramView::open(g_file, size);
+    if (!view.ok()) {
       say("%s: %s\n", path, ember::last_error_message());
       counts.failed = 1;
       return counts;
     }
-    ember::BufferDataLoader loader(program, program_size);
+    ember::BufferDataLoader loader(view->program_data(), view->program_size());
     ember::Result<ember::Program> p = ember::Program::load(&loader);
     if (!p.ok() || ember::write_memory_report(*p, path, ember::MemoryReportFormat::kCHeader,
                                               [](void*, const char* t) { std::fputs(t, stdout); },

@@ -204,12 +204,18 @@ void run_suite(const Program& program, const BundledProgram& bundle, size_t suit
     counts.failed += cases == 0 ? 1 : cases;
     return;
   }
-  // Inputs and outputs the program leaves to the application: from what is
-  // left of the arena, started over for every case.
-  const size_t io_size = (arena.size() - arena.used()) / 2;
+  // Inputs and outputs the program leaves to the application: what the
+  // library says a case of this method needs, started over for every case.
+  const size_t io_size = bundled_case_memory_bytes(*m);
   uint8_t* io_base = static_cast<uint8_t*>(arena.allocate(io_size, MemoryAllocator::kDefaultAlignment));
   for (size_t c = 0; c < cases; ++c) {
-    MemoryAllocator io(io_base, io_base != nullptr ? io_size : 0);
+    if (io_base == nullptr) {
+      say("  method '%s': does not fit: a test case needs %zu bytes of inputs, %zu arena bytes "
+          "are free\n", shown.c_str(), io_size, arena.size() - arena.used());
+      counts.failed += cases;
+      return;
+    }
+    MemoryAllocator io(io_base, io_size);
     OutputReport reports[kMaxReports];
     Error err = load_bundled_input(*m, bundle, c, &io);
     if (err == Error::Ok) err = execute(*m, options);
@@ -245,21 +251,13 @@ RunCounts run_program(const uint8_t* bytes, size_t size, const char* name,
                       const StaticPools* pools) {
   RunCounts counts;
   const PrintableName shown(name);
-  const void* program_bytes = bytes;
-  size_t program_size = size;
-  const bool bundled = is_bundled_program(bytes, size);
-  Result<BundledProgram> bundle(Error::NotFound);
-  if (bundled) {
-    new (&bundle) Result<BundledProgram>(BundledProgram::from(bytes, size));
-    if (!bundle.ok()) {
-      say("%s: not a valid bundled program: %s\n", shown.c_str(), last_error_message());
-      counts.failed = 1;
-      return counts;
-    }
-    program_bytes = bundle->program_data();
-    program_size = bundle->program_size();
+  Result<ProgramView> view = ProgramView::open(bytes, size);
+  if (!view.ok()) {
+    say("%s: not a valid program or bundled program: %s\n", shown.c_str(), last_error_message());
+    counts.failed = 1;
+    return counts;
   }
-  BufferDataLoader loader(program_bytes, program_size);
+  BufferDataLoader loader(view->program_data(), view->program_size());
   Result<Program> program = Program::load(&loader, Program::Verification::InternalConsistency);
   if (!program.ok()) {
     say("%s: program load failed: %s: %s\n", shown.c_str(), error_name(program.error()),
@@ -267,7 +265,7 @@ RunCounts run_program(const uint8_t* bytes, size_t size, const char* name,
     counts.failed = 1;
     return counts;
   }
-  if (bundled) {
+  if (const BundledProgram* bundle = view->bundle()) {
     for (size_t s = 0; s < bundle->num_method_suites(); ++s) {
       if (options.method != nullptr && std::strcmp(options.method, bundle->suite_method_name(s)) != 0) {
         continue;

@@ -72,16 +72,9 @@ TEST(MethodMemory, EveryFixtureLoadsWithExactlyTheStatedBytesAndNotOneLess) {
     const std::string ext = entry.path().extension().string();
     if (ext != ".pte" && ext != ".bpte") continue;
     const std::vector<uint8_t> bytes = read_bytes(entry.path());
-    const void* data = bytes.data();
-    size_t size = bytes.size();
-    Result<BundledProgram> bundle(Error::NotFound);
-    if (is_bundled_program(bytes.data(), bytes.size())) {
-      new (&bundle) Result<BundledProgram>(BundledProgram::from(bytes.data(), bytes.size()));
-      ASSERT_TRUE(bundle.ok()) << entry.path();
-      data = bundle->program_data();
-      size = bundle->program_size();
-    }
-    BufferDataLoader loader(data, size);
+    Result<ProgramView> view = ProgramView::open(bytes.data(), bytes.size());
+    ASSERT_TRUE(view.ok()) << entry.path();
+    BufferDataLoader loader(view->program_data(), view->program_size());
     Result<Program> program = Program::load(&loader);
     if (!program.ok()) {  // corrupt-on-purpose fixtures
       ++skipped;
