@@ -99,6 +99,7 @@ set(EMBER_PUBLIC_HEADERS
   runtime/core/hierarchical_allocator.h
   runtime/core/memory_allocator.h
   runtime/core/memory_manager.h
+  runtime/core/named_data_map.h
   runtime/core/result.h
   runtime/core/scalar_type.h
   runtime/core/span.h

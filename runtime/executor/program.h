@@ -42,10 +42,10 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/backend/backend.h"
 #include "runtime/core/data_loader.h"
 #include "runtime/core/freeable_buffer.h"
 #include "runtime/core/memory_manager.h"
+#include "runtime/core/named_data_map.h"
 #include "runtime/core/result.h"
 #include "runtime/executor/method.h"
 #include "runtime/executor/method_meta.h"
