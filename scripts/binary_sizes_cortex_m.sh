@@ -24,14 +24,27 @@ build_probe() {  # dir, target, extra cmake arguments...
 
 # Sizes per output section from the linker map: all input sections, and
 # those from Ember's own objects (libember_*.a members, ember_* object
-# libraries, the probe itself).
+# libraries; not the probe's own buffers and start-up, not newlib/libgcc).
 sizes() {  # map file
   awk '
+    function hex(s,    i, c, v) {  # "0x1f" -> 31 (mawk has no strtonum)
+      v = 0
+      for (i = 3; i <= length(s); ++i) {
+        c = index("0123456789abcdef", tolower(substr(s, i, 1))) - 1
+        v = v * 16 + c
+      }
+      return v
+    }
     function flush() {
       if (name != "" && size != "") {
         sec = out
-        total[sec] += strtonum(size)
-        if (file ~ /libember_|\/ember_[a-z_]*\.dir\/|size_probe|startup/) ember[sec] += strtonum(size)
+        total[sec] += hex(size)
+        if ((file ~ /libember_/ || file ~ /\/ember_[a-z_]*\.dir\//) && file !~ /ember_size_/) {
+          ember[sec] += hex(size)
+          if (sec == "text") {
+            obj = file; sub(/.*[\/(]/, "", obj); sub(/\)$/, "", obj); per_object[obj] += hex(size)
+          }
+        }
       }
       name = ""; size = ""; file = ""
     }
@@ -49,6 +62,9 @@ sizes() {  # map file
       printf "%-8s %10s %10s\n", "section", "image", "ember"
       n = split("text rodata data bss", order, " ")
       for (i = 1; i <= n; ++i) printf "%-8s %10d %10d\n", order[i], total[order[i]], ember[order[i]]
+      printf "largest Ember objects (.text bytes):\n"
+      for (o in per_object) printf "%10d  %s\n", per_object[o], o | "sort -rn | head -8"
+      close("sort -rn | head -8")
     }' "$1"
 }
 
