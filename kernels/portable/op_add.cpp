@@ -6,19 +6,8 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void add_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  add_sub_tensor_kernel<false>(ctx, args, "aten::add.out");
-}
-
-void add_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  add_sub_scalar_kernel<false>(ctx, args, "aten::add.Scalar_out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::add.out", add_out_boxed);
-EMBER_REGISTER_KERNEL("aten::add.Scalar_out", add_scalar_out_boxed);
+EMBER_REGISTER_KERNEL("aten::add.out", add_sub_tensor_kernel<false>);
+EMBER_REGISTER_KERNEL("aten::add.Scalar_out", add_sub_scalar_kernel<false>);
 
 }  // namespace ember

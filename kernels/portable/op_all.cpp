@@ -9,24 +9,9 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void all_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  all_any_dim_kernel<true>(ctx, args, "aten::all.out");
-}
-
-void all_dims_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  all_any_dims_kernel<true>(ctx, args, "aten::all.dims_out");
-}
-
-void all_all_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  all_any_all_kernel<true>(ctx, args, "aten::all.all_out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::all.out", all_out_boxed);
-EMBER_REGISTER_KERNEL("aten::all.dims_out", all_dims_out_boxed);
-EMBER_REGISTER_KERNEL("aten::all.all_out", all_all_out_boxed);
+EMBER_REGISTER_KERNEL("aten::all.out", all_any_dim_kernel<true>);
+EMBER_REGISTER_KERNEL("aten::all.dims_out", all_any_dims_kernel<true>);
+EMBER_REGISTER_KERNEL("aten::all.all_out", all_any_all_kernel<true>);
 
 }  // namespace ember

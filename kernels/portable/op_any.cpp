@@ -9,24 +9,9 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void any_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  all_any_dim_kernel<false>(ctx, args, "aten::any.out");
-}
-
-void any_dims_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  all_any_dims_kernel<false>(ctx, args, "aten::any.dims_out");
-}
-
-void any_all_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  all_any_all_kernel<false>(ctx, args, "aten::any.all_out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::any.out", any_out_boxed);
-EMBER_REGISTER_KERNEL("aten::any.dims_out", any_dims_out_boxed);
-EMBER_REGISTER_KERNEL("aten::any.all_out", any_all_out_boxed);
+EMBER_REGISTER_KERNEL("aten::any.out", all_any_dim_kernel<false>);
+EMBER_REGISTER_KERNEL("aten::any.dims_out", all_any_dims_kernel<false>);
+EMBER_REGISTER_KERNEL("aten::any.all_out", all_any_all_kernel<false>);
 
 }  // namespace ember

@@ -10,19 +10,8 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void max_dim_boxed(KernelContext& ctx, Span<EValue*> args) {
-  extremum_dim_kernel<true>(ctx, args, "aten::max.dim_max");
-}
-
-void max_unary_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  extremum_all_kernel<true>(ctx, args, "aten::max.unary_out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::max.dim_max", max_dim_boxed);
-EMBER_REGISTER_KERNEL("aten::max.unary_out", max_unary_out_boxed);
+EMBER_REGISTER_KERNEL("aten::max.dim_max", extremum_dim_kernel<true>);
+EMBER_REGISTER_KERNEL("aten::max.unary_out", extremum_all_kernel<true>);
 
 }  // namespace ember

@@ -10,19 +10,8 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void min_dim_boxed(KernelContext& ctx, Span<EValue*> args) {
-  extremum_dim_kernel<false>(ctx, args, "aten::min.dim_min");
-}
-
-void min_unary_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  extremum_all_kernel<false>(ctx, args, "aten::min.unary_out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::min.dim_min", min_dim_boxed);
-EMBER_REGISTER_KERNEL("aten::min.unary_out", min_unary_out_boxed);
+EMBER_REGISTER_KERNEL("aten::min.dim_min", extremum_dim_kernel<false>);
+EMBER_REGISTER_KERNEL("aten::min.unary_out", extremum_all_kernel<false>);
 
 }  // namespace ember

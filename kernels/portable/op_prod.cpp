@@ -1,4 +1,9 @@
-
+// aten::prod.out(Tensor self, *, ScalarType? dtype=None, Tensor(a!) out)
+// aten::prod.int_out(Tensor self, int dim, bool keepdim=False, *,
+//                    ScalarType? dtype=None, Tensor(a!) out)
+// Product over all dims or one dim. Accumulates in double for a floating
+// out and in int64 (wrapping) otherwise; an empty product is 1. A given
+// dtype must equal out's. self and out contiguous.
 #include "kernels/portable/util/sum_prod.h"
 #include "runtime/kernel/operator_registry.h"
 

@@ -6,14 +6,7 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void rsub_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  add_sub_scalar_kernel<true, true>(ctx, args, "aten::rsub.Scalar_out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::rsub.Scalar_out", rsub_scalar_out_boxed);
+EMBER_REGISTER_KERNEL("aten::rsub.Scalar_out", (add_sub_scalar_kernel<true, true>));
 
 }  // namespace ember

@@ -6,19 +6,8 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void sub_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  add_sub_tensor_kernel<true>(ctx, args, "aten::sub.out");
-}
-
-void sub_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  add_sub_scalar_kernel<true>(ctx, args, "aten::sub.Scalar_out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::sub.out", sub_out_boxed);
-EMBER_REGISTER_KERNEL("aten::sub.Scalar_out", sub_scalar_out_boxed);
+EMBER_REGISTER_KERNEL("aten::sub.out", add_sub_tensor_kernel<true>);
+EMBER_REGISTER_KERNEL("aten::sub.Scalar_out", add_sub_scalar_kernel<true>);
 
 }  // namespace ember

@@ -1,4 +1,8 @@
-
+// aten::sum.IntList_out(Tensor self, int[1]? dim, bool keepdim=False, *,
+//                       ScalarType? dtype=None, Tensor(a!) out)
+// Sums over `dim` (None or [] = all dims). Accumulates in double for a
+// floating out and in int64 (wrapping) otherwise; the total is cast to out's
+// dtype. A given dtype must equal out's. self and out must be contiguous.
 #include "kernels/portable/util/sum_prod.h"
 #include "runtime/kernel/operator_registry.h"
 

@@ -1,6 +1,6 @@
-// The shared body of add, sub and rsub (each operator's file registers its
-// own kernels and calls these with its name; only its own form is
-// instantiated there):
+// The shared body of add, sub and rsub: each operator's file registers
+// these kernels with its own template arguments, so only its own form is
+// instantiated there:
 //   add.out / sub.out(Tensor self, Tensor other, *, Scalar alpha=1,
 //                     Tensor(a!) out)
 //   add.Scalar_out / sub.Scalar_out / rsub.Scalar_out(Tensor self,
@@ -47,8 +47,8 @@ void add_sub_run(KernelArgs& args, Tensor x, Tensor y, const Scalar& alpha, Tens
 }
 
 template <bool kSub>
-void add_sub_tensor_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
-  KernelArgs a(ctx, args, name, 5);
+void add_sub_tensor_kernel(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, kSub ? "aten::sub.out" : "aten::add.out", 5);
   const Tensor self = a.tensor(0), other = a.tensor(1), out = a.tensor(3);
   const Scalar alpha = a.scalar(2);
   ScalarType result;
@@ -63,8 +63,11 @@ void add_sub_tensor_kernel(KernelContext& ctx, Span<EValue*> args, const char* n
 
 // kReverse (rsub): other - alpha * self.
 template <bool kSub, bool kReverse = false>
-void add_sub_scalar_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
+void add_sub_scalar_kernel(KernelContext& ctx, Span<EValue*> args) {
   static_assert(kSub || !kReverse, "only subtraction has a reversed form");
+  const char* name = kReverse ? "aten::rsub.Scalar_out"
+                     : kSub   ? "aten::sub.Scalar_out"
+                              : "aten::add.Scalar_out";
   KernelArgs a(ctx, args, name, 5);
   const Tensor self = a.tensor(0), out = a.tensor(3);
   const Scalar other = a.scalar(1), alpha = a.scalar(2);

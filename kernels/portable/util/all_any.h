@@ -1,6 +1,6 @@
-// Shared bodies of all and any (each operator's file registers its own
-// kernels and calls these with its name and kAll = true for all, false for
-// any; only that one is instantiated there):
+// Shared bodies of all and any: each operator's file registers these
+// kernels with kAll = true (all) or false (any), so only its own is
+// instantiated there:
 //   <op>.out(Tensor self, int dim, bool keepdim=False, *, Tensor(a!) out)
 //   <op>.dims_out(Tensor self, int[]? dim=None, bool keepdim=False, *,
 //                 Tensor(a!) out)        None = all dims, [] = none
@@ -41,8 +41,8 @@ void all_any_run(KernelArgs& a, KernelContext& ctx, Tensor self,
 
 // <op>.out: one dim.
 template <bool kAll>
-void all_any_dim_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
-  KernelArgs a(ctx, args, name, 5);
+void all_any_dim_kernel(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, kAll ? "aten::all.out" : "aten::any.out", 5);
   int64_t dim = a.int_value(1);
   all_any_run<kAll>(a, ctx, a.tensor(0), Optional<Span<int64_t>>(Span<int64_t>(&dim, 1)),
                     a.bool_value(2), a.tensor(3), true);
@@ -50,16 +50,16 @@ void all_any_dim_kernel(KernelContext& ctx, Span<EValue*> args, const char* name
 
 // <op>.dims_out: a list of dims (None = all, [] = none).
 template <bool kAll>
-void all_any_dims_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
-  KernelArgs a(ctx, args, name, 5);
+void all_any_dims_kernel(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, kAll ? "aten::all.dims_out" : "aten::any.dims_out", 5);
   all_any_run<kAll>(a, ctx, a.tensor(0), a.optional_int_list(1), a.bool_value(2),
                     a.tensor(3), false);
 }
 
 // <op>.all_out: every element.
 template <bool kAll>
-void all_any_all_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
-  KernelArgs a(ctx, args, name, 3);
+void all_any_all_kernel(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, kAll ? "aten::all.all_out" : "aten::any.all_out", 3);
   all_any_run<kAll>(a, ctx, a.tensor(0), {}, false, a.tensor(1), true);
 }
 

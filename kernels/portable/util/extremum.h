@@ -1,8 +1,10 @@
 // Shared bodies of the max/min operator family: max.dim_max / min.dim_min,
 // max.unary_out / min.unary_out, amax.out / amin.out, argmax.out /
-// argmin.out. Each operator's file registers its kernels and calls these
-// with its name and kMax (maximum) or !kMax (minimum); only that direction
-// is instantiated there.
+// argmin.out. Each operator's file registers its kernels: the two-form
+// max and min register extremum_dim_kernel<kMax> and extremum_all_kernel<
+// kMax> themselves (they know their names); the others call theirs with
+// their name. kMax: maximum, otherwise minimum; only the direction an
+// operator's file names is instantiated there.
 //
 // extremum_dim_kernel: [self, dim, keepdim, values, indices] then the
 //   return (one tuple value, 6 args, or the two tensors, 7): the extremum
@@ -44,7 +46,8 @@ inline bool require_long(KernelArgs& a, Tensor t, const char* what) {
 }
 
 template <bool kMax>
-void extremum_dim_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
+void extremum_dim_kernel(KernelContext& ctx, Span<EValue*> args) {
+  const char* name = kMax ? "aten::max.dim_max" : "aten::min.dim_min";
   const size_t count = args.size() == 6 ? 6 : 7;
   KernelArgs a(ctx, args, name, count);
   const Tensor self = a.tensor(0);
@@ -87,7 +90,8 @@ void extremum_reduce(KernelArgs& a, KernelContext& ctx, Tensor self,
 }
 
 template <bool kMax>
-void extremum_all_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
+void extremum_all_kernel(KernelContext& ctx, Span<EValue*> args) {
+  const char* name = kMax ? "aten::max.unary_out" : "aten::min.unary_out";
   KernelArgs a(ctx, args, name, 3);
   const Tensor self = a.tensor(0), out = a.tensor(1);
   extremum_reduce<kMax>(a, ctx, self, {}, false, out);
