@@ -7,14 +7,7 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void log_softmax_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  softmax_kernel<true>(ctx, args, "aten::_log_softmax.out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::_log_softmax.out", log_softmax_out_boxed);
+EMBER_REGISTER_KERNEL("aten::_log_softmax.out", softmax_kernel<true>);
 
 }  // namespace ember

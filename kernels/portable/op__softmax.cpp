@@ -7,14 +7,7 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void softmax_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  softmax_kernel<false>(ctx, args, "aten::_softmax.out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::_softmax.out", softmax_out_boxed);
+EMBER_REGISTER_KERNEL("aten::_softmax.out", softmax_kernel<false>);
 
 }  // namespace ember

@@ -6,14 +6,7 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void amax_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  extremum_dims_kernel<true>(ctx, args, "aten::amax.out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::amax.out", amax_out_boxed);
+EMBER_REGISTER_KERNEL("aten::amax.out", extremum_dims_kernel<true>);
 
 }  // namespace ember

@@ -6,14 +6,7 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void amin_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  extremum_dims_kernel<false>(ctx, args, "aten::amin.out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::amin.out", amin_out_boxed);
+EMBER_REGISTER_KERNEL("aten::amin.out", extremum_dims_kernel<false>);
 
 }  // namespace ember

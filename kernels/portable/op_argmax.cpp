@@ -7,14 +7,7 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void argmax_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  arg_extremum_kernel<true>(ctx, args, "aten::argmax.out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::argmax.out", argmax_out_boxed);
+EMBER_REGISTER_KERNEL("aten::argmax.out", arg_extremum_kernel<true>);
 
 }  // namespace ember

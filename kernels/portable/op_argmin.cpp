@@ -7,14 +7,7 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void argmin_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  arg_extremum_kernel<false>(ctx, args, "aten::argmin.out");
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::argmin.out", argmin_out_boxed);
+EMBER_REGISTER_KERNEL("aten::argmin.out", arg_extremum_kernel<false>);
 
 }  // namespace ember

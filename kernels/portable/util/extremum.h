@@ -1,10 +1,8 @@
 // Shared bodies of the max/min operator family: max.dim_max / min.dim_min,
 // max.unary_out / min.unary_out, amax.out / amin.out, argmax.out /
-// argmin.out. Each operator's file registers its kernels: the two-form
-// max and min register extremum_dim_kernel<kMax> and extremum_all_kernel<
-// kMax> themselves (they know their names); the others call theirs with
-// their name. kMax: maximum, otherwise minimum; only the direction an
-// operator's file names is instantiated there.
+// argmin.out. Each operator's file registers the kernels with kMax = true
+// (maximum) or false (minimum), so only that direction is instantiated
+// there; the kernels know their operators' names (for messages).
 //
 // extremum_dim_kernel: [self, dim, keepdim, values, indices] then the
 //   return (one tuple value, 6 args, or the two tensors, 7): the extremum
@@ -98,16 +96,16 @@ void extremum_all_kernel(KernelContext& ctx, Span<EValue*> args) {
 }
 
 template <bool kMax>
-void extremum_dims_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
-  KernelArgs a(ctx, args, name, 5);
+void extremum_dims_kernel(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, kMax ? "aten::amax.out" : "aten::amin.out", 5);
   const Tensor self = a.tensor(0), out = a.tensor(3);
   const Optional<Span<int64_t>> dims(a.int_list(1));
   extremum_reduce<kMax>(a, ctx, self, dims, a.bool_value(2), out);
 }
 
 template <bool kMax>
-void arg_extremum_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
-  KernelArgs a(ctx, args, name, 5);
+void arg_extremum_kernel(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, kMax ? "aten::argmax.out" : "aten::argmin.out", 5);
   const Tensor self = a.tensor(0), out = a.tensor(3);
   const Optional<int64_t> dim = a.optional_int(1);
   const bool keepdim = a.bool_value(2);

@@ -8,7 +8,7 @@
 //   <op>.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out)
 // computed in float (double for Double); half_to_float must be false (as
 // upstream); floating dtypes; out has self's dtype; contiguous tensors.
-// Each operator's file registers its kernel and calls it with its name.
+// Each operator's file registers softmax_kernel<kLog> for its own kLog.
 #pragma once
 
 #include <type_traits>
@@ -71,8 +71,8 @@ void softmax_slices(const DimSplit& s, const T* in, T* out) {
 }
 
 template <bool kLog>
-void softmax_kernel(KernelContext& ctx, Span<EValue*> args, const char* name) {
-  KernelArgs a(ctx, args, name, 5);
+void softmax_kernel(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, kLog ? "aten::_log_softmax.out" : "aten::_softmax.out", 5);
   const Tensor self = a.tensor(0);
   const int64_t dim = a.int_value(1);
   const bool half_to_float = a.bool_value(2);
