@@ -52,10 +52,7 @@ void add_sub_tensor_kernel(KernelContext& ctx, Span<EValue*> args) {
   const Tensor self = a.tensor(0), other = a.tensor(1), out = a.tensor(3);
   const Scalar alpha = a.scalar(2);
   ScalarType result;
-  if (!a.ok()) {
-    return;
-  }
-  if (!operand_result_type(a, self, other, &result)) {
+  if (!a.ok() || !operand_result_type(a, self, other, &result)) {
     return;
   }
   add_sub_run<kSub>(a, self, other, alpha, out, result);
