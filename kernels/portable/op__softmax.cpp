@@ -7,38 +7,7 @@
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void softmax_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "aten::_softmax.out", 5);
-  const Tensor self = a.tensor(0);
-  const int64_t dim = a.int_value(1);
-  const bool half_to_float = a.bool_value(2);
-  const Tensor out = a.tensor(3);
-  if (!a.ok() || !require_floating(a, self, "self") ||
-      !check_same_dtype(a, self, out)) {
-    return;
-  }
-  if (half_to_float) {
-    a.fail(Error::NotSupported, "half_to_float = true is not supported");
-    return;
-  }
-  DimSplit split;
-  if (!dim_prologue(a, self, Optional<int64_t>(dim), true, nullptr, 0, false,
-                    &split) ||
-      !check_contiguous(a, out, "out") ||
-      !resize_out(a, out, shape_of(self).span())) {
-    return;
-  }
-  visit_float_double_half_bfloat16_dtype(self.scalar_type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    softmax_slices<T, false>(split, self.const_data_ptr<T>(),
-                          out.mutable_data_ptr<T>());
-  });
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::_softmax.out", softmax_out_boxed);
+EMBER_REGISTER_KERNEL("aten::_softmax.out", softmax_kernel<false>);
 
 }  // namespace ember

@@ -2,38 +2,11 @@
 //               Tensor(a!) out)
 // The minimum over `dim` ([] = all dims); NaN propagates. out has self's
 // dtype; self and out contiguous. A zero-size reduction is refused.
-#include "kernels/portable/util/reduce_ops.h"
+#include "kernels/portable/util/extremum.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void amin_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "aten::amin.out", 5);
-  const Tensor self = a.tensor(0);
-  const Span<int64_t> dims = a.int_list(1);
-  const bool keepdim = a.bool_value(2);
-  const Tensor out = a.tensor(3);
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
-    return;
-  }
-  ReducePlan plan;
-  if (!reduce_prologue(a, self, Optional<Span<int64_t>>(dims), keepdim, out,
-                       true, &plan)) {
-    return;
-  }
-  visit_storage_dtype(self.scalar_type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    using C = ComputeType<T>;
-    const T* in = self.const_data_ptr<T>();
-    (void)reduce_contiguous<T, C>(
-        a, ctx, plan, in, out, highest_value<C>(),
-        [](C x, C y) { return min_propagate_nan(x, y); }, [](C v) { return v; });
-  });
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::amin.out", amin_out_boxed);
+EMBER_REGISTER_KERNEL("aten::amin.out", extremum_dims_kernel<false>);
 
 }  // namespace ember

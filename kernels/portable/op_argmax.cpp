@@ -3,39 +3,11 @@
 // The index of the first maximum along `dim` (None: of the flattened
 // input), a NaN winning (the first NaN). out is Long. Contiguous tensors;
 // a zero-size reduction is refused.
-#include "kernels/portable/util/reduce_ops.h"
+#include "kernels/portable/util/extremum.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void argmax_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "aten::argmax.out", 5);
-  const Tensor self = a.tensor(0);
-  const Optional<int64_t> dim = a.optional_int(1);
-  const bool keepdim = a.bool_value(2);
-  const Tensor out = a.tensor(3);
-  if (!a.ok()) {
-    return;
-  }
-  if (out.scalar_type() != ScalarType::Long) {
-    a.fail(Error::InvalidArgument, "out must be Long, got %s",
-           scalar_type_name(out.scalar_type()));
-    return;
-  }
-  DimSplit split;
-  if (!dim_prologue(a, self, dim, keepdim, &out, 1, true, &split)) {
-    return;
-  }
-  visit_storage_dtype(self.scalar_type(), [&](auto tag) {
-    using T = typename decltype(tag)::type;
-    arg_reduce<T, true>(split, self.const_data_ptr<T>(), nullptr,
-                      out.mutable_data_ptr<int64_t>());
-  });
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::argmax.out", argmax_out_boxed);
+EMBER_REGISTER_KERNEL("aten::argmax.out", arg_extremum_kernel<true>);
 
 }  // namespace ember

@@ -2,42 +2,13 @@
 // aten::bitwise_or.Scalar_out(Tensor self, Scalar other, *, Tensor(a!) out)
 // out = self | other in the promoted integral type (logical for Bool);
 // floating operands are refused, as in PyTorch.
-#include "kernels/portable/util/binary_math.h"
+#include "kernels/portable/util/bitwise.h"
 #include "runtime/kernel/operator_registry.h"
 
 namespace ember {
-namespace {
 
-void run_bitwise_or(KernelArgs& a, Tensor self, Tensor other, Tensor out,
-                     ScalarType result) {
-  if (!is_integral_type(result, /*include_bool=*/true)) {
-    a.fail(Error::InvalidArgument,
-           "bitwise ops need integral or Bool operands (result type is %s)",
-           scalar_type_name(result));
-    return;
-  }
-  ElementwisePlan plan;
-  if (!binary_out_prologue(a, self, other, out, result, &plan)) {
-    return;
-  }
-  visit_integral_dtype(result, [&](auto tag) {
-    using C = typename decltype(tag)::type;
-    binary_elementwise<C, C>(plan, self, other, out,
-                             [](C x, C y) { return static_cast<C>(x | y); });
-  });
-}
-
-void bitwise_or_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  binary_tensor_kernel(ctx, args, "aten::bitwise_or.Tensor_out", run_bitwise_or);
-}
-
-void bitwise_or_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  binary_scalar_kernel(ctx, args, "aten::bitwise_or.Scalar_out", run_bitwise_or);
-}
-
-}  // namespace
-
-EMBER_REGISTER_KERNEL("aten::bitwise_or.Tensor_out", bitwise_or_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::bitwise_or.Scalar_out", bitwise_or_scalar_out_boxed);
+constexpr Bitwise kOp = Bitwise::kOr;
+EMBER_REGISTER_KERNEL("aten::bitwise_or.Tensor_out", bitwise_tensor_kernel<kOp>);
+EMBER_REGISTER_KERNEL("aten::bitwise_or.Scalar_out", bitwise_scalar_kernel<kOp>);
 
 }  // namespace ember

@@ -90,8 +90,7 @@ void div_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), scalar_dtype(other));
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   result = float_result_type(result);
@@ -111,8 +110,7 @@ void div_out_mode_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), other.scalar_type());
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   if (mode == Mode::True) {
@@ -134,8 +132,7 @@ void div_scalar_mode_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), scalar_dtype(other));
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   if (mode == Mode::True) {

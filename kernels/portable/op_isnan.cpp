@@ -10,24 +10,7 @@ namespace ember {
 namespace {
 
 void isnan_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  KernelArgs a(ctx, args, "aten::isnan.out", 3);
-  const Tensor self = a.tensor(0), out = a.tensor(1);
-  if (!a.ok()) {
-    return;
-  }
-  ElementwisePlan plan;
-  if (!unary_out_prologue(a, self, out, ScalarType::Bool, &plan)) {
-    return;
-  }
-  const bool is_float =
-      visit_float_or_double_dtype(compute_type_for(self.scalar_type()), [&](auto tag) {
-        using C = typename decltype(tag)::type;
-        unary_elementwise<C, bool>(plan, self, out,
-                                   [](C x) { return bool(x != x); });
-      });
-  if (!is_float) {
-    unary_elementwise<bool, bool>(plan, self, out, [](bool) { return false; });
-  }
+  float_predicate_kernel(ctx, args, "aten::isnan.out", [](auto x) { return x != x; });
 }
 
 }  // namespace

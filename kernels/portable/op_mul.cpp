@@ -28,8 +28,7 @@ void mul_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), other.scalar_type());
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   run_mul(a, self, other, out, result);
@@ -44,8 +43,7 @@ void mul_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), scalar_dtype(other));
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   with_scalar_operand(a, other, result,

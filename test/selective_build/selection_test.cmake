@@ -28,6 +28,16 @@ check_equal("conv + bn unknown" "${unknown}" "")
 ember_select_kernel_sources("${SOURCE_DIR}" "aten::convolution.out" sources unknown)
 check_equal("conv alone" "${sources}" "${p}/op_convolution.cpp")
 
+# One operator of a family that shares a template (util/extremum.h,
+# util/bitwise.h, util/copy_util.h) selects its own registration file only;
+# the shared body comes from the headers and ember_portable_support.
+ember_select_kernel_sources("${SOURCE_DIR}"
+    "aten::min.dim_min;aten::bitwise_right_shift.Tensor_Scalar_out;et_copy::_h2d_copy.out"
+    sources unknown)
+check_equal("family members" "${sources}"
+            "${p}/op__h2d_copy.cpp;${p}/op_bitwise_right_shift.cpp;${p}/op_min.cpp")
+check_equal("family members unknown" "${unknown}" "")
+
 # Prim ops only: no portable file at all.
 ember_select_kernel_sources("${SOURCE_DIR}" "aten::sym_size.int;executorch_prim::et_view.default"
                             sources unknown)

@@ -202,3 +202,34 @@ fn_case("view_as_real_copy__c64", ["aten::view_as_real_copy.out"],
 fn_case("view_as_real_copy__c128", ["aten::view_as_real_copy.out"],
         lambda z: A.view_as_real_copy.default(z) + 0.0,
         [(torch.complex(_r(4, dtype=torch.float64), _r(4, dtype=torch.float64)),)])
+
+
+# ----------------------------------------------- et_copy device-copy ops
+# Upstream's PropagateDevicePass inserts _h2d_copy / _d2h_copy around a
+# subgraph delegated to an accelerator (with enable_non_cpu_memory_planning),
+# which Ember cannot run. These programs call the ops directly around host
+# tensors instead (kept with preserve_ops; they are not core ATen, hence no
+# IR validity check), so the operator table names them as a device-placed
+# program does. Ember runs them as host copies; upstream's own kernels
+# require the device side to be non-CPU and refuse these programs.
+def _device_copy_case(name, fn, inputs):
+    import executorch.exir.passes._device_copy_ops_registry  # noqa: F401 (defines et_copy)
+
+    keep = [torch.ops.et_copy._h2d_copy.default, torch.ops.et_copy._d2h_copy.default]
+    ops = [f"et_copy::{op}.out" for op in ("_h2d_copy", "_d2h_copy") if op in name]
+    fn_case(name, ops, fn, inputs, preserve_ops=keep, edge_options={"_check_ir_validity": False})
+
+
+def _h2d(x):
+    return torch.ops.et_copy._h2d_copy(x)
+
+
+def _d2h(x):
+    return torch.ops.et_copy._d2h_copy(x)
+
+
+_device_copy_case("_h2d_copy__f32", lambda x, y: _h2d(x) * y, [(_r(2, 3), _r(2, 3))])
+_device_copy_case("_d2h_copy__i32", lambda x, y: _d2h(x - y),
+                  [(_i(4, dtype=torch.int32), _i(4, dtype=torch.int32))])
+_device_copy_case("_h2d_copy__d2h_bool_round_trip", lambda x: _d2h(_h2d(x)),
+                  [(torch.rand(3, 2) < 0.5,)])

@@ -72,4 +72,14 @@ bool fail_result_type(KernelArgs& args, ScalarType a, ScalarType b) {
                    scalar_type_name(b));
 }
 
+bool operand_result_type(KernelArgs& args, Tensor self, Tensor other, ScalarType* result) {
+  return result_type(self, other, result) ||
+         fail_result_type(args, self.scalar_type(), other.scalar_type());
+}
+
+bool operand_result_type(KernelArgs& args, Tensor self, const Scalar& other, ScalarType* result) {
+  return result_type(self, other, result) ||
+         fail_result_type(args, self.scalar_type(), scalar_dtype(other));
+}
+
 }  // namespace ember

@@ -102,4 +102,9 @@ void with_scalar_operand(KernelArgs& args, const Scalar& s, ScalarType result,
 // Records "unsupported dtype" for the result type of two operands.
 bool fail_result_type(KernelArgs& args, ScalarType a, ScalarType b);
 
+// PyTorch's result type of a binary op's operands (type_promotion.h), or
+// false after failing the kernel with fail_result_type().
+bool operand_result_type(KernelArgs& args, Tensor self, Tensor other, ScalarType* result);
+bool operand_result_type(KernelArgs& args, Tensor self, const Scalar& other, ScalarType* result);
+
 }  // namespace ember

@@ -44,8 +44,7 @@ void binary_tensor_kernel(KernelContext& ctx, Span<EValue*> args,
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), other.scalar_type());
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   run(a, self, other, out, result);
@@ -62,8 +61,7 @@ void binary_scalar_kernel(KernelContext& ctx, Span<EValue*> args,
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), scalar_dtype(other));
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   with_scalar_operand(a, other, result,

@@ -41,8 +41,7 @@ void comparison_tensor_kernel(KernelContext& ctx, Span<EValue*> args,
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), other.scalar_type());
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   detail::run_comparison<Cmp>(a, self, other, out, result);
@@ -59,8 +58,7 @@ void comparison_scalar_kernel(KernelContext& ctx, Span<EValue*> args,
     return;
   }
   ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), scalar_dtype(other));
+  if (!operand_result_type(a, self, other, &result)) {
     return;
   }
   with_scalar_operand(a, other, result, [&](Tensor o) {

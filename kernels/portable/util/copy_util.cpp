@@ -5,6 +5,7 @@
 #include "kernels/optimized/transpose.h"
 #include "kernels/portable/util/convert.h"
 #include "kernels/portable/util/elementwise.h"
+#include "kernels/portable/util/shape_util.h"
 
 namespace ember {
 
@@ -108,6 +109,15 @@ void copy_into_strided_view(Tensor src, void* dst_data, ScalarType dst_type,
     plan.strides[1][d] = src.strides()[d];
   }
   run_copy(plan, src.const_data_ptr(), src.scalar_type(), dst_data, dst_type);
+}
+
+void identity_copy(KernelContext& ctx, Span<EValue*> args, const char* name) {
+  KernelArgs a(ctx, args, name, 3);
+  const Tensor self = a.tensor(0), out = a.tensor(1);
+  if (!a.ok() || !check_same_dtype(a, self, out) || !resize_out(a, out, self.sizes())) {
+    return;
+  }
+  (void)copy_broadcast(a, self, out);
 }
 
 }  // namespace ember

@@ -5,8 +5,10 @@
 
 #include <cstdint>
 
+#include "runtime/core/evalue.h"
 #include "runtime/core/tensor.h"
 #include "runtime/kernel/kernel_args.h"
+#include "runtime/kernel/kernel_context.h"
 
 namespace ember {
 
@@ -29,5 +31,25 @@ void copy_strided_view(const void* src_data, ScalarType src_type,
 // outside the two).
 void copy_into_strided_view(Tensor src, void* dst_data, ScalarType dst_type,
                             const int64_t* dst_strides);
+
+// The operators whose out-variant is a plain copy,
+// <op>.out(Tensor self, *, Tensor(a!) out): out = self with self's dtype
+// (out must have it) and shape (out is resized); out keeps its own dim
+// order. Each operator's file registers identity_copy_kernel<its value>;
+// kIdentityCopyNames (indexed by IdentityCopy) holds the names the kernel
+// reports in its messages.
+enum class IdentityCopy { kAlias, kDetach, kLiftFresh, kHostToDevice, kDeviceToHost };
+
+constexpr const char* kIdentityCopyNames[] = {
+    "aten::alias_copy.out",   "aten::detach_copy.out",  "aten::lift_fresh_copy.out",
+    "et_copy::_h2d_copy.out", "et_copy::_d2h_copy.out",
+};
+
+void identity_copy(KernelContext& ctx, Span<EValue*> args, const char* name);
+
+template <IdentityCopy kOp>
+void identity_copy_kernel(KernelContext& ctx, Span<EValue*> args) {
+  identity_copy(ctx, args, kIdentityCopyNames[int(kOp)]);
+}
 
 }  // namespace ember

@@ -3,6 +3,12 @@
 // subtracted first; a NaN in a slice makes the whole slice NaN, and +inf or
 // an all -inf slice gives NaN, as in PyTorch. For inner > 1 the inner
 // positions go in stack blocks, so every loop is unit-stride.
+//
+// softmax_kernel<kLog>(): the body of both operators,
+//   <op>.out(Tensor self, int dim, bool half_to_float, *, Tensor(a!) out)
+// computed in float (double for Double); half_to_float must be false (as
+// upstream); floating dtypes; out has self's dtype; contiguous tensors.
+// Each operator's file registers softmax_kernel<kLog> for its own kLog.
 #pragma once
 
 #include <type_traits>
@@ -14,6 +20,7 @@
 
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/reduce_ops.h"
+#include "runtime/kernel/kernel_context.h"
 
 namespace ember {
 
@@ -61,6 +68,31 @@ void softmax_slices(const DimSplit& s, const T* in, T* out) {
       }
     }
   }
+}
+
+template <bool kLog>
+void softmax_kernel(KernelContext& ctx, Span<EValue*> args) {
+  KernelArgs a(ctx, args, kLog ? "aten::_log_softmax.out" : "aten::_softmax.out", 5);
+  const Tensor self = a.tensor(0);
+  const int64_t dim = a.int_value(1);
+  const bool half_to_float = a.bool_value(2);
+  const Tensor out = a.tensor(3);
+  if (!a.ok() || !require_floating(a, self, "self") || !check_same_dtype(a, self, out)) {
+    return;
+  }
+  if (half_to_float) {
+    a.fail(Error::NotSupported, "half_to_float = true is not supported");
+    return;
+  }
+  DimSplit split;
+  if (!dim_prologue(a, self, Optional<int64_t>(dim), true, nullptr, 0, false, &split) ||
+      !check_contiguous(a, out, "out") || !resize_out(a, out, shape_of(self).span())) {
+    return;
+  }
+  visit_float_double_half_bfloat16_dtype(self.scalar_type(), [&](auto tag) {
+    using T = typename decltype(tag)::type;
+    softmax_slices<T, kLog>(split, self.const_data_ptr<T>(), out.mutable_data_ptr<T>());
+  });
 }
 
 }  // namespace ember

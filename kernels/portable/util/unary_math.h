@@ -16,6 +16,12 @@
 // kAllowBool; Half and BFloat16 compute in float). `what` names the op in
 // the Bool refusal.
 //
+// float_predicate_kernel(): aten::<op>.out(Tensor self, *, Tensor(a!) out)
+// for the floating-point class tests (isinf, isnan): out = pred(x) as 0/1
+// in out's dtype (Bool for the functional op); `pred` is a generic
+// callable instantiated for float and double; integer and Bool inputs give
+// all false.
+//
 // scalar_cast_to(): converts an activation parameter (hardtanh bounds,
 // masked_fill value) to the element type the way Scalar::to<T>() does:
 // floating values truncate toward zero for integral types; a value outside
@@ -115,6 +121,25 @@ void same_type_unary_kernel(KernelContext& ctx, Span<EValue*> args,
     visit_compute_dtype(compute_type_for(type), body);
   } else {
     visit_real_dtype(compute_type_for(type), body);
+  }
+}
+
+template <typename Pred>
+void float_predicate_kernel(KernelContext& ctx, Span<EValue*> args, const char* name,
+                            Pred pred) {
+  KernelArgs a(ctx, args, name, 3);
+  const Tensor self = a.tensor(0), out = a.tensor(1);
+  ElementwisePlan plan;
+  if (!a.ok() || !unary_out_prologue(a, self, out, ScalarType::Bool, &plan)) {
+    return;
+  }
+  const bool is_float =
+      visit_float_or_double_dtype(compute_type_for(self.scalar_type()), [&](auto tag) {
+        using C = typename decltype(tag)::type;
+        unary_elementwise<C, bool>(plan, self, out, [pred](C x) { return bool(pred(x)); });
+      });
+  if (!is_float) {
+    unary_elementwise<bool, bool>(plan, self, out, [](bool) { return false; });
   }
 }
 

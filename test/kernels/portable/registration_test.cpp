@@ -50,6 +50,8 @@ TEST(KernelRegistry, ElementwiseUpstreamNames) {
       "elu.out", "logit.out", "logical_xor.out", "bitwise_and.Tensor_out",
       "bitwise_and.Scalar_out", "bitwise_or.Tensor_out", "bitwise_or.Scalar_out",
       "bitwise_xor.Tensor_out", "bitwise_xor.Scalar_out", "bitwise_not.out",
+      "bitwise_left_shift.Tensor_out", "bitwise_left_shift.Tensor_Scalar_out",
+      "bitwise_right_shift.Tensor_out", "bitwise_right_shift.Tensor_Scalar_out",
       "isnan.out", "isinf.out"};
   for (const char* n : names) {
     const std::string s(n);

@@ -1,0 +1,18 @@
+// aten::bitwise_right_shift.Tensor_out(Tensor self, Tensor other, *,
+//     Tensor(a!) out)
+// aten::bitwise_right_shift.Tensor_Scalar_out(Tensor self, Scalar other, *,
+//     Tensor(a!) out)
+// out = self >> other: self shifted right by other bits: arithmetic for
+// signed types (a count below 0 or not below width - 1 leaves the sign), logical for Byte.
+// Broadcasting, in the promoted integral type; floating and Bool results are
+// refused, as in PyTorch (see util/bitwise.h).
+#include "kernels/portable/util/bitwise.h"
+#include "runtime/kernel/operator_registry.h"
+
+namespace ember {
+
+constexpr Bitwise kOp = Bitwise::kRightShift;
+EMBER_REGISTER_KERNEL("aten::bitwise_right_shift.Tensor_out", bitwise_tensor_kernel<kOp>);
+EMBER_REGISTER_KERNEL("aten::bitwise_right_shift.Tensor_Scalar_out", bitwise_scalar_kernel<kOp>);
+
+}  // namespace ember
