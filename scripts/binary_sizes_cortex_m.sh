@@ -15,11 +15,12 @@ fi
 build_probe() {  # dir, target, extra cmake arguments...
   local dir=$1 target=$2
   shift 2
+  mkdir -p "$dir"
   cmake -S "$repo" -B "$dir" -DCMAKE_TOOLCHAIN_FILE="$repo/cmake/toolchains/arm-none-eabi.cmake" \
     -DEMBER_CORTEX_M_CPU="$cpu" -DCMAKE_BUILD_TYPE=MinSizeRel -DEMBER_BAREMETAL_MODEL= \
-    "${launcher[@]}" "$@" >"$dir.configure.log" 2>&1 || { cat "$dir.configure.log"; exit 1; }
-  cmake --build "$dir" -j"$jobs" --target "$target" >"$dir.build.log" 2>&1 ||
-    { tail -30 "$dir.build.log"; exit 1; }
+    "${launcher[@]}" "$@" >"$dir/size-configure.log" 2>&1 || { cat "$dir/size-configure.log"; exit 1; }
+  cmake --build "$dir" -j"$jobs" --target "$target" >"$dir/size-build.log" 2>&1 ||
+    { tail -30 "$dir/size-build.log"; exit 1; }
 }
 
 # Sizes per output section from the linker map: all input sections, and
