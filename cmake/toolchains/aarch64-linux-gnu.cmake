@@ -30,7 +30,10 @@ endif()
 # try_compile projects read this file again: hand them the same folder.
 list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES EMBER_TARGET_DEPS)
 
-set(CMAKE_FIND_ROOT_PATH /usr/${EMBER_TARGET_TRIPLE} "${EMBER_TARGET_DEPS}/sysroot" "${EMBER_TARGET_DEPS}")
+# Appended: a consumer may name more roots (an installed Ember) with
+# -DCMAKE_FIND_ROOT_PATH.
+list(APPEND CMAKE_FIND_ROOT_PATH /usr/${EMBER_TARGET_TRIPLE} "${EMBER_TARGET_DEPS}/sysroot"
+     "${EMBER_TARGET_DEPS}")
 set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
 set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
 set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
@@ -49,6 +52,8 @@ set(CMAKE_SHARED_LINKER_FLAGS_INIT "${CMAKE_EXE_LINKER_FLAGS_INIT}")
 # No binfmt_misc here: ctest and add_custom_command call qemu explicitly.
 # LD_LIBRARY_PATH: the sysroot's shared libraries (gflags) for the target's
 # loader; qemu -L finds the loader and libc under /usr/aarch64-linux-gnu.
+# A cache entry, so that scripts (run_example.sh) read the same command line
+# from CMakeCache.txt.
 set(CMAKE_CROSSCOMPILING_EMULATOR
-    qemu-aarch64 -L /usr/${EMBER_TARGET_TRIPLE}
-    -E LD_LIBRARY_PATH=${_ember_target_sysroot}/usr/lib/${EMBER_TARGET_TRIPLE})
+    "qemu-aarch64;-L;/usr/${EMBER_TARGET_TRIPLE};-E;LD_LIBRARY_PATH=${_ember_target_sysroot}/usr/lib/${EMBER_TARGET_TRIPLE}"
+    CACHE STRING "How the host runs the target's programs")
