@@ -15,7 +15,7 @@ case "${1:-}" in
   aarch64) triple=aarch64-linux-gnu; host_packages=(g++-aarch64-linux-gnu qemu-user) ;;
   *) echo "install_target_deps: usage: $0 aarch64" >&2; exit 2 ;;
 esac
-toolchain="cmake/toolchains/$triple.cmake"
+toolchain="$PWD/cmake/toolchains/$triple.cmake"
 
 EMBER_SKIP_HOST_XNNPACK=1 scripts/install_deps.sh >&2
 missing=()
