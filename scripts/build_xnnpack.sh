@@ -28,6 +28,18 @@
 # AVX2 int8 GEMMs worse (ResNet-18 int8 1.32x slower) and XNNPACK's CMake
 # leaves out its AVX-VNNI and AVX256 kernels below clang 15. Both
 # compilers' versions are part of the prefix's name.
+#
+# Cross mode, for another target (docs/arm64.md):
+#   scripts/build_xnnpack.sh --toolchain cmake/toolchains/aarch64-linux-gnu.cmake \
+#                            [--deps DIR]
+# builds the same pins with the toolchain file's compiler into DIR (default:
+# <repo>/.deps/<toolchain name minus its first dash part and .cmake>, i.e.
+# .deps/aarch64, or $EMBER_TARGET_DEPS_DIR), after scripts/fetch_target_sysroot.sh
+# has unpacked the target's Debian libraries into DIR/sysroot. Never the
+# distribution's package, no clang swap (the swapped kernels are x86's), and
+# XNNPACK's production microkernels for that architecture with its defaults:
+# on aarch64, NEON, NEON-FMA, NEON-v8, dot-product, i8mm, fp16 arithmetic,
+# bf16 and the AArch64 assembly GEMMs (KleidiAI off, as on the host).
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/.." && pwd)"
@@ -38,6 +50,25 @@ jobs="${EMBER_JOBS:-$(nproc)}"
 say() { echo "build_xnnpack: $*" >&2; }
 die() { say "error: $*"; exit 1; }
 
+toolchain=
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --toolchain) toolchain="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+    --deps) deps_arg="$2"; shift 2 ;;
+    *) die "unknown argument: $1" ;;
+  esac
+done
+if [ -n "$toolchain" ]; then
+  [ -f "$toolchain" ] || die "no toolchain file $toolchain"
+  triple="$(basename "$toolchain" .cmake)"
+  deps="${deps_arg:-${EMBER_TARGET_DEPS_DIR:-$repo/.deps/${triple%%-*}}}"
+  mkdir -p "$deps"
+  deps="$(cd "$deps" && pwd)"
+  "$repo/scripts/fetch_target_sysroot.sh" "$deps"
+elif [ -n "${deps_arg:-}" ]; then
+  deps="$deps_arg"
+fi
+
 # ---- 1. The distribution's own package, when it is new enough. ----------
 wanted_xnnpack_version() {
   awk '$1 == "xnnpack" { f = $3; sub(/^xnnpack_/, "", f); sub(/\.orig\.tar\..*$/, "", f); print f }' "$pins"
@@ -47,20 +78,23 @@ system_xnnpack_is_new_enough() {
   have="$(dpkg-query -W -f='${Version}' libxnnpack-dev 2>/dev/null || true)"
   [ -n "$have" ] && dpkg --compare-versions "$have" ge "$(wanted_xnnpack_version)"
 }
-if [ "${EMBER_XNNPACK_FROM_SOURCE:-0}" != 1 ] && system_xnnpack_is_new_enough; then
+if [ -z "$toolchain" ] && [ "${EMBER_XNNPACK_FROM_SOURCE:-0}" != 1 ] && system_xnnpack_is_new_enough; then
   exit 0
 fi
 
 # ---- 2. The prefix for these pins, when already built. ------------------
 cc="${EMBER_XNNPACK_CC:-gcc}"
+[ -z "$toolchain" ] || cc="$triple-gcc"
 case "$cc" in
   clang) cxx=clang++ ;;
   gcc) cxx=g++ ;;
+  *-gcc) cxx="${cc%gcc}g++" ;;
   *) cxx="${EMBER_XNNPACK_CXX:-$cc}" ;;
 esac
 command -v "$cc" >/dev/null || die "$cc not found"
 swap_cc=clang
 swap_kernels="${EMBER_XNNPACK_SWAP_KERNELS-f32-gemm-*-fma3-*.c.o f32-igemm-*-fma3-*.c.o}"
+[ -z "$toolchain" ] || swap_kernels=
 if [ -n "$swap_kernels" ]; then
   command -v "$swap_cc" >/dev/null || die "$swap_cc not found (scripts/install_deps.sh installs it)"
 fi
@@ -129,7 +163,12 @@ source_dir() {
 }
 
 # ---- 4. Build. ------------------------------------------------------------
-common=(-DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx"
+if [ -n "$toolchain" ]; then
+  compilers=(-DCMAKE_TOOLCHAIN_FILE="$toolchain" -DEMBER_TARGET_DEPS="$deps")
+else
+  compilers=(-DCMAKE_C_COMPILER="$cc" -DCMAKE_CXX_COMPILER="$cxx")
+fi
+common=("${compilers[@]}"
         -DCMAKE_BUILD_TYPE=Release -DCMAKE_POSITION_INDEPENDENT_CODE=ON
         -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_INSTALL_LIBDIR=lib
         -DCMAKE_C_FLAGS=-w -DCMAKE_CXX_FLAGS=-w)

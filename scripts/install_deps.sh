@@ -39,8 +39,12 @@ if command -v cmake >/dev/null 2>&1; then
   missing=("${missing[@]/cmake}")
 fi
 read -r -a missing <<<"${missing[*]}"
+# A cross build (scripts/install_target_deps.sh) takes only the host's
+# packages: its XNNPACK is the target's.
+xnnpack=("$(dirname "$0")/build_xnnpack.sh")
+[ "${EMBER_SKIP_HOST_XNNPACK:-0}" != 1 ] || xnnpack=(true)
 if [ ${#missing[@]} -eq 0 ]; then
-  exec "$(dirname "$0")/build_xnnpack.sh"
+  exec "${xnnpack[@]}"
 fi
 
 sudo_cmd=()
@@ -49,4 +53,4 @@ echo "installing: ${missing[*]}"
 export DEBIAN_FRONTEND=noninteractive
 "${sudo_cmd[@]}" apt-get update -qq
 "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-exec "$(dirname "$0")/build_xnnpack.sh"
+exec "${xnnpack[@]}"

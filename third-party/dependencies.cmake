@@ -69,6 +69,11 @@ set(_ember_deps_default "${PROJECT_SOURCE_DIR}/.deps/prefix")
 if(DEFINED ENV{EMBER_DEPS_DIR})
   set(_ember_deps_default "$ENV{EMBER_DEPS_DIR}/prefix")
 endif()
+# A cross build (cmake/toolchains/): the target's own deps folder, which
+# the toolchain file names and scripts/build_xnnpack.sh --toolchain fills.
+if(CMAKE_CROSSCOMPILING AND EMBER_TARGET_DEPS)
+  set(_ember_deps_default "${EMBER_TARGET_DEPS}/prefix")
+endif()
 set(EMBER_XNNPACK_PREFIX "${_ember_deps_default}" CACHE PATH
     "Prefix of the XNNPACK that scripts/build_xnnpack.sh builds")
 find_package(Threads REQUIRED)

@@ -48,7 +48,9 @@ EMBER_OPT_INLINE void finish(V& acc, const LaneTail<V>& t) {
 }
 
 // Floats per vector of each ISA's instantiation.
-size_t lanes(Isa isa) { return isa == Isa::kAvx512 ? 16 : isa == Isa::kAvx2 ? 8 : 4; }
+size_t lanes(Isa isa) {
+  return isa == Isa::kAvx512 ? 16 : isa == Isa::kAvx2 || isa == Isa::kNeon ? 8 : 4;
+}
 
 // The vector type of half the width (for what is left after wide vectors).
 template <typename V>
@@ -355,6 +357,13 @@ EMBER_OPT_TARGET_AVX512 void plane_avx512(const Plan& p, const float* ip, const 
   plane_isa<VecF16>(p, ip, w, tail, ws, op);
 }
 #endif
+#if EMBER_OPT_NEON_DISPATCH
+// Two NEON registers per vector (isa.h).
+void plane_neon(const Plan& p, const float* ip, const float* w, const PlaneTail& tail, float* ws,
+                float* op) {
+  plane_isa<VecF8>(p, ip, w, tail, ws, op);
+}
+#endif
 
 PlaneTail plane_tail(const float* bias, const ConvEpilogue* epilogue, size_t oc) {
   PlaneTail tail;
@@ -381,6 +390,9 @@ void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const floa
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) plane = plane_avx512;
   if (isa == Isa::kAvx2) plane = plane_avx2;
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) plane = plane_neon;
 #endif
   const Plan plan = make_plan(s, lanes(isa));
   const size_t planes = s.batch * s.out_c;

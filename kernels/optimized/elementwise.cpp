@@ -72,6 +72,15 @@ EMBER_OPT_TARGET_AVX512 void affine_avx512(size_t n, const float* in, float* out
   affine_run<VecF16>(n, in, out, s, b);
 }
 #endif
+#if EMBER_OPT_NEON_DISPATCH
+// Two NEON registers per vector (isa.h).
+void clamp_neon(size_t n, const float* in, float* out, float lo, float hi) {
+  clamp_run<VecF8>(n, in, out, lo, hi);
+}
+void affine_neon(size_t n, const float* in, float* out, float s, float b) {
+  affine_run<VecF8>(n, in, out, s, b);
+}
+#endif
 
 }  // namespace
 
@@ -80,6 +89,9 @@ void clamp_f32(size_t n, const float* in, float* out, float lo, float hi, Isa is
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) fn = clamp_avx512;
   if (isa == Isa::kAvx2) fn = clamp_avx2;
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) fn = clamp_neon;
 #endif
   (void)isa;
   if (n <= kChunk) return fn(n, in, out, lo, hi);
@@ -94,6 +106,9 @@ void scale_shift_f32(size_t n, const float* in, float* out, float scale, float s
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) fn = affine_avx512;
   if (isa == Isa::kAvx2) fn = affine_avx2;
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) fn = affine_neon;
 #endif
   (void)isa;
   fn(n, in, out, scale, shift);

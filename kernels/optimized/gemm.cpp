@@ -253,7 +253,7 @@ EMBER_OPT_INLINE void rows_tiles(const RowsProduct& r) {
 }
 
 // Register tiles: 4 x 8 (SSE2: 8 of 16 registers hold sums), 6 x 16
-// (AVX2: 12 of 16), 8 x 32 (AVX-512: 16 of 32).
+// (AVX2: 12 of 16), 8 x 32 (AVX-512: 16 of 32), 8 x 8 (NEON: 16 of 32).
 // Several narrow products sharing A: for panel j, c[j][m x n[j]] = a x B_j
 // with row p of B_j at rows[j * k + p], n[j] <= NR. A tile's A rows stay
 // in L1 while every panel uses them, and the chunk's B rows of all panels
@@ -283,6 +283,9 @@ void gemm_baseline(const GemmBlock& g) { gemm_block<VecF4, 4, 2>(g); }
 #if EMBER_OPT_X86_DISPATCH
 EMBER_OPT_TARGET_AVX2 void gemm_avx2(const GemmBlock& g) { gemm_block<VecF8, 6, 2>(g); }
 EMBER_OPT_TARGET_AVX512 void gemm_avx512(const GemmBlock& g) { gemm_block<VecF16, 8, 2>(g); }
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+void gemm_neon(const GemmBlock& g) { gemm_block<VecF4, 8, 2>(g); }
 #endif
 
 // The shallow case: all of B stays in L1, so each MR-row tile sweeps
@@ -391,6 +394,10 @@ EMBER_OPT_TARGET_AVX512 void gemm_packed_at_avx512(const GemmBlock& g) {
   gemm_packed_block<VecF16, 8, 2, true>(g);
 }
 #endif
+#if EMBER_OPT_NEON_DISPATCH
+void gemm_packed_neon(const GemmBlock& g) { gemm_packed_block<VecF4, 8, 2, false>(g); }
+void gemm_packed_at_neon(const GemmBlock& g) { gemm_packed_block<VecF4, 8, 2, true>(g); }
+#endif
 
 void rows_baseline(const RowsProduct& r) { gemm_rows_block<VecF4, 4, 2>(r); }
 #if EMBER_OPT_X86_DISPATCH
@@ -398,6 +405,9 @@ EMBER_OPT_TARGET_AVX2 void rows_avx2(const RowsProduct& r) { gemm_rows_block<Vec
 EMBER_OPT_TARGET_AVX512 void rows_avx512(const RowsProduct& r) {
   gemm_rows_block<VecF16, 8, 2>(r);
 }
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+void rows_neon(const RowsProduct& r) { gemm_rows_block<VecF4, 8, 2>(r); }
 #endif
 
 struct GemmKernel {
@@ -409,6 +419,9 @@ GemmKernel gemm_kernel(Isa isa, bool packed) {
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) return {packed ? gemm_packed_avx512 : gemm_avx512, 8};
   if (isa == Isa::kAvx2) return {packed ? gemm_packed_avx2 : gemm_avx2, 6};
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) return {packed ? gemm_packed_neon : gemm_neon, 8};
 #endif
   (void)isa;
   return {packed ? gemm_packed_baseline : gemm_baseline, 4};
@@ -496,6 +509,9 @@ void gemm_f32_packed_at(size_t m, size_t n, size_t k, const float* at, size_t ld
   if (isa == Isa::kAvx512) return gemm_packed_at_avx512(g);
   if (isa == Isa::kAvx2) return gemm_packed_at_avx2(g);
 #endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) return gemm_packed_at_neon(g);
+#endif
   gemm_packed_at_baseline(g);
 }
 
@@ -538,6 +554,9 @@ void gemm_f32_rows(const RowsProduct& r, Isa isa) {
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) return rows_avx512(r);
   if (isa == Isa::kAvx2) return rows_avx2(r);
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) return rows_neon(r);
 #endif
   (void)isa;
   rows_baseline(r);

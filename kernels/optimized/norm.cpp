@@ -59,6 +59,10 @@ EMBER_OPT_TARGET_AVX512 void row_avx512(const NormRun& r, size_t row) {
   norm_row<VecF16>(r, row);
 }
 #endif
+#if EMBER_OPT_NEON_DISPATCH
+// Two NEON registers per vector (isa.h).
+void row_neon(const NormRun& r, size_t row) { norm_row<VecF8>(r, row); }
+#endif
 
 }  // namespace
 
@@ -70,6 +74,9 @@ void layer_norm_f32(size_t rows, size_t n, const float* in, const float* weight,
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) fn = row_avx512;
   if (isa == Isa::kAvx2) fn = row_avx2;
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) fn = row_neon;
 #endif
   (void)isa;
   const NormRun r{n, in, weight, bias, eps, out, mean, rstd};

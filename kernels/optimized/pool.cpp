@@ -182,6 +182,12 @@ EMBER_OPT_TARGET_AVX512 void plane_avx512(const MaxPool2dShape& s, const float* 
   pool_plane<VecF16, VecI16, VecL16>(s, ip, op, xp);
 }
 #endif
+#if EMBER_OPT_NEON_DISPATCH
+// Two NEON registers per vector (isa.h).
+void plane_neon(const MaxPool2dShape& s, const float* ip, float* op, int64_t* xp) {
+  pool_plane<VecF8, VecI8, VecL8>(s, ip, op, xp);
+}
+#endif
 
 }  // namespace
 
@@ -191,6 +197,9 @@ void max_pool2d_f32(const MaxPool2dShape& s, const float* in, float* out, int64_
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) fn = plane_avx512;
   if (isa == Isa::kAvx2) fn = plane_avx2;
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) fn = plane_neon;
 #endif
   (void)isa;
   const size_t in_plane = s.in_h * s.in_w, out_plane = s.out_h * s.out_w;

@@ -135,6 +135,10 @@ EMBER_OPT_TARGET_AVX512 void task_avx512(const SoftmaxRun& r, size_t t) {
   softmax_task<VecF16, VecI16>(r, t);
 }
 #endif
+#if EMBER_OPT_NEON_DISPATCH
+// Two NEON registers per vector (isa.h).
+void task_neon(const SoftmaxRun& r, size_t t) { softmax_task<VecF8, VecI8>(r, t); }
+#endif
 
 }  // namespace
 
@@ -146,6 +150,9 @@ void softmax_f32(size_t outer, size_t dim, size_t inner, const float* in, float*
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) fn = task_avx512, width = 16;
   if (isa == Isa::kAvx2) fn = task_avx2, width = 8;
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) fn = task_neon, width = 8;
 #endif
   (void)isa;
   const size_t chunks = inner == 1 ? 1 : (inner + width - 1) / width;

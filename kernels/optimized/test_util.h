@@ -13,7 +13,7 @@ namespace ember::opt::testing {
 
 inline std::vector<Isa> supported_isas() {
   std::vector<Isa> out;
-  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512}) {
+  for (Isa isa : {Isa::kBaseline, Isa::kAvx2, Isa::kAvx512, Isa::kNeon}) {
     if (isa_supported(isa)) out.push_back(isa);
   }
   return out;

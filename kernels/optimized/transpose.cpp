@@ -158,7 +158,8 @@ Transpose2dFn transpose_2d_kernel() {
   switch (best_isa()) {
     case Isa::kAvx512: return transpose_2d_avx512<E>;
     case Isa::kAvx2: return transpose_2d_avx2<E>;
-    case Isa::kBaseline: break;
+    case Isa::kBaseline:
+    case Isa::kNeon: break;
   }
 #endif
   return transpose_2d_baseline<E>;

@@ -90,6 +90,10 @@ EMBER_OPT_TARGET_AVX512 void map_avx512(Op op, size_t n, const float* in, float*
   map<VecF16, VecI16>(op, n, in, out);
 }
 #endif
+#if EMBER_OPT_NEON_DISPATCH
+// Two NEON registers per vector (isa.h).
+void map_neon(Op op, size_t n, const float* in, float* out) { map<VecF8, VecI8>(op, n, in, out); }
+#endif
 
 void map_parallel(Op op, size_t n, const float* in, float* out, Isa isa) {
   struct Ctx {
@@ -102,6 +106,9 @@ void map_parallel(Op op, size_t n, const float* in, float* out, Isa isa) {
 #if EMBER_OPT_X86_DISPATCH
   if (isa == Isa::kAvx512) c.fn = map_avx512;
   if (isa == Isa::kAvx2) c.fn = map_avx2;
+#endif
+#if EMBER_OPT_NEON_DISPATCH
+  if (isa == Isa::kNeon) c.fn = map_neon;
 #endif
   (void)isa;
   parallel_for((n + kChunk - 1) / kChunk, [&c](size_t chunk) {

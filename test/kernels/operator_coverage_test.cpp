@@ -29,6 +29,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -73,15 +74,23 @@ std::set<std::string> operators_called_by(const std::string& binary) {
   std::vector<char*> envp;
   for (std::string& var : env) envp.push_back(var.data());
   envp.push_back(nullptr);
-  std::string program = binary;
-  char* argv[] = {program.data(), nullptr};
+  // A cross build runs the target's test through its emulator
+  // (EMBER_TARGET_RUN_PREFIX: its words, space-separated; empty on the host).
+  std::vector<std::string> words;
+  std::istringstream prefix(EMBER_TARGET_RUN_PREFIX);
+  for (std::string w; prefix >> w;) words.push_back(w);
+  words.push_back(binary);
+  std::vector<char*> argv;
+  for (std::string& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
 
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0);
   posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
   pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, binary.c_str(), &actions, nullptr, argv, envp.data());
+  const int spawned =
+      posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   if (spawned != 0) {
     ADD_FAILURE() << "cannot run " << binary << ": " << std::strerror(spawned);

@@ -1,6 +1,10 @@
 # Helpers shared by the package tests (cmake -P scripts).
 cmake_minimum_required(VERSION 3.20)
 
+# How the target's programs run: directly, or through EMULATOR (a cross
+# build's CMAKE_CROSSCOMPILING_EMULATOR, "|" between its words).
+string(REPLACE "|" ";" pkg_emulator "${EMULATOR}")
+
 # Runs a command; stops the test with its output unless it exits 0.
 # Stdout lands in `out_var`.
 function(pkg_run out_var)
@@ -23,7 +27,7 @@ function(pkg_runner_top_class out_var runner model input)
   elseif(model MATCHES "\\.bpte$")
     list(APPEND args --testset_idx=0)
   endif()
-  pkg_run(text ${runner} ${args})
+  pkg_run(text ${pkg_emulator} ${runner} ${args})
   string(REGEX MATCHALL "Output\\[0\\]\\[[0-9]+\\]: \\([A-Za-z0-9]+\\) [^\n]+" lines "${text}")
   if(NOT lines)
     message(FATAL_ERROR "executor_runner printed no values of output 0:\n${text}")
@@ -45,7 +49,7 @@ endfunction()
 
 # The top class ember_classify (examples/app) prints for MODEL [INPUT].
 function(pkg_app_top_class out_var app model input)
-  pkg_run(text ${app} ${model} ${input})
+  pkg_run(text ${pkg_emulator} ${app} ${model} ${input})
   if(NOT text MATCHES "top class: ([0-9]+) score: ")
     message(FATAL_ERROR "${app} printed no top class:\n${text}")
   endif()
@@ -55,7 +59,7 @@ endfunction()
 # `exe --registry`, its lines sorted (static initializers may run in
 # another order from one link to the next).
 function(pkg_registry out_var exe)
-  pkg_run(text ${exe} --registry)
+  pkg_run(text ${pkg_emulator} ${exe} --registry)
   string(REGEX REPLACE "\n$" "" text "${text}")
   string(REPLACE ";" "\\;" text "${text}")
   string(REPLACE "\n" ";" lines "${text}")
