@@ -1,8 +1,10 @@
 // What a program's methods need in memory, as text: a C header a firmware
-// includes to size its static buffers, or a report for people. Heap-free:
-// the bare-metal runner (examples/baremetal) prints it on the target, where
-// the method allocator's figure is the target's own; the host tool
-// ember_memory_plan prints the host build's.
+// includes to size its static buffers, or a report for people. Heap-free,
+// so that the build the figures are for prints them: the method allocator's
+// bytes depend on the target's type sizes (4-byte pointers on Cortex-M),
+// so the bare-metal runner (examples/baremetal, --header) prints them on
+// the target, and scripts/run_cortex_m.sh FILE --header runs that from the
+// host.
 #pragma once
 
 #include <cstddef>
