@@ -27,7 +27,8 @@ struct RunCounts {
 };
 
 // Pools for one method, when the firmware sized them at build time (a
-// header from ember_memory_plan): used instead of the arena when given.
+// memory header the runner printed with --header): used instead of the
+// arena when given.
 struct StaticPools {
   uint8_t* method_pool = nullptr;
   size_t method_pool_size = 0;
