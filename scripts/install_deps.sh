@@ -28,29 +28,8 @@ if [ -n "$candidate" ] && [ "$candidate" != "(none)" ] &&
   packages+=(libxnnpack-dev libcpuinfo-dev libpthreadpool-dev)
 fi
 
-missing=()
-for p in "${packages[@]}"; do
-  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
-    missing+=("$p")
-  fi
-done
-# cmake may come from elsewhere (pip); only require the Debian one if absent.
-if command -v cmake >/dev/null 2>&1; then
-  missing=("${missing[@]/cmake}")
-fi
-read -r -a missing <<<"${missing[*]}"
 # A cross build (scripts/install_target_deps.sh) takes only the host's
 # packages: its XNNPACK is the target's.
-xnnpack=("$(dirname "$0")/build_xnnpack.sh")
-[ "${EMBER_SKIP_HOST_XNNPACK:-0}" != 1 ] || xnnpack=(true)
-if [ ${#missing[@]} -eq 0 ]; then
-  exec "${xnnpack[@]}"
-fi
-
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-echo "installing: ${missing[*]}"
-export DEBIAN_FRONTEND=noninteractive
-"${sudo_cmd[@]}" apt-get update -qq
-"${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-exec "${xnnpack[@]}"
+"$(dirname "$0")/apt_install.sh" "${packages[@]}"
+if [ "${EMBER_SKIP_HOST_XNNPACK:-0}" = 1 ]; then exit 0; fi
+exec "$(dirname "$0")/build_xnnpack.sh"

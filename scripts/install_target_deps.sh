@@ -18,17 +18,6 @@ esac
 toolchain="$PWD/cmake/toolchains/$triple.cmake"
 
 EMBER_SKIP_HOST_XNNPACK=1 scripts/install_deps.sh >&2
-missing=()
-for p in "${host_packages[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  sudo_cmd=()
-  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-  echo "installing: ${missing[*]}" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  "${sudo_cmd[@]}" apt-get update -qq
-  "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+scripts/apt_install.sh "${host_packages[@]}" >&2
 scripts/build_xnnpack.sh --toolchain "$toolchain" >&2
 echo "$toolchain"
