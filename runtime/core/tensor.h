@@ -30,7 +30,7 @@ constexpr size_t kMaxTensorDim = 16;
 // its strides multiply): 2^48 where size_t has 64 bits, half the address
 // space where it has 32 (Cortex-M). Untrusted shapes past it are refused.
 constexpr size_t kMaxTensorBytes =
-    sizeof(size_t) >= 8 ? size_t(uint64_t(1) << (sizeof(size_t) >= 8 ? 48 : 0)) : SIZE_MAX / 2;
+    (uint64_t(1) << 48) < SIZE_MAX / 2 ? size_t(uint64_t(1) << 48) : SIZE_MAX / 2;
 
 // Dense byte size of a tensor with these sizes (all >= 0) into *nbytes.
 // False when the sizes, zeros counted as one, multiply past
