@@ -9,11 +9,10 @@
 //     --manifest=PATH --dir=DIR   the op suite: every case of a MANIFEST
 //                                 (examples/export/export_op_suite.py's
 //                                 format), DIR/<case>.bpte, with its
-//                                 tolerance overrides
+//                                 tolerances: by output dtype as on the
+//                                 host (test/op_suite/op_suite_tolerance.h)
+//                                 unless the line states them
 //     --shard=I/N                 only cases I, I+N, ... of the manifest
-//     --known=PATH                cases of the manifest known to fail on
-//                                 this target ("<case> <reason>" lines):
-//                                 run, reported, not counted as failures
 //     --method=NAME               only this method
 //     --rtol=X --atol=X           tolerances (upstream's defaults)
 //     --cycles                    per-operator cycle counts (DWT)
@@ -94,7 +93,6 @@ struct Flags {
   ember::baremetal::RunOptions run{ember::kDefaultBundledRtol, ember::kDefaultBundledAtol};
   const char* manifest = nullptr;
   const char* dir = ".";
-  const char* known = nullptr;
   size_t shard = 0, shards = 1;
   bool header = false;
 };
@@ -107,7 +105,6 @@ bool parse_flag(const char* arg, Flags& flags) {
   const char* v = nullptr;
   if ((v = value("--manifest="))) flags.manifest = v;
   else if ((v = value("--dir="))) flags.dir = v;
-  else if ((v = value("--known="))) flags.known = v;
   else if ((v = value("--method="))) flags.run.method = v;
   else if ((v = value("--rtol="))) flags.run.rtol = std::strtod(v, nullptr);
   else if ((v = value("--atol="))) flags.run.atol = std::strtod(v, nullptr);
@@ -133,23 +130,6 @@ void tally(ember::baremetal::RunCounts& total, const ember::baremetal::RunCounts
 }
 
 size_t g_too_big = 0;
-size_t g_known_failed = 0;
-
-// Whether `name` is listed in the known-failures file (first word of a
-// line; '#' starts a comment).
-bool is_known_failure(const char* path, const char* name) {
-  if (path == nullptr) return false;
-  FILE* f = std::fopen(path, "r");
-  if (f == nullptr) return false;
-  char line[512], word[256];
-  bool found = false;
-  while (!found && std::fgets(line, sizeof(line), f) != nullptr) {
-    found = line[0] != '#' && std::sscanf(line, "%255s", word) == 1 && std::strcmp(word, name) == 0;
-  }
-  std::fclose(f);
-  return found;
-}
-
 // One file: read it, run it (or print its memory header).
 ember::baremetal::RunCounts run_file(const char* path, const Flags& flags,
                                      const ember::baremetal::RunOptions& options,
@@ -206,18 +186,12 @@ int run_manifest(const Flags& flags, ember::MemoryAllocator& arena,
     char name[256], rtol[32], atol[32];
     if (std::sscanf(line, "%255s rtol=%31s atol=%31s", name, rtol, atol) != 3) continue;
     ember::baremetal::RunOptions options = flags.run;
-    if (std::strcmp(rtol, "-") != 0) options.rtol = std::strtod(rtol, nullptr);
-    if (std::strcmp(atol, "-") != 0) options.atol = std::strtod(atol, nullptr);
+    options.op_suite_tolerance = true;  // "-": by output dtype
+    options.rtol = std::strcmp(rtol, "-") != 0 ? std::strtod(rtol, nullptr) : -1.0;
+    options.atol = std::strcmp(atol, "-") != 0 ? std::strtod(atol, nullptr) : -1.0;
     char path[512];
     std::snprintf(path, sizeof(path), "%s/%s.bpte", flags.dir, name);
-    const ember::baremetal::RunCounts counts = run_file(path, flags, options, arena);
-    if (counts.failed > 0 && is_known_failure(flags.known, name)) {
-      ++g_known_failed;
-      say("%s: KNOWN FAILURE on this target (listed in %s), not counted\n", name, flags.known);
-      total.passed += counts.passed;
-      continue;
-    }
-    tally(total, counts);
+    tally(total, run_file(path, flags, options, arena));
   }
   std::fclose(f);
   return 0;
@@ -264,9 +238,7 @@ int main(int argc, char** argv) {
     say("nothing to run: give FILE... or --manifest\n");
     return 2;
   }
-  say("%zu passed, %zu failed, %zu did not fit the board's memory", total.passed, total.failed,
-      g_too_big);
-  if (flags.known != nullptr) say(", %zu known failure(s)", g_known_failed);
-  say("\n");
+  say("%zu passed, %zu failed, %zu did not fit the board's memory\n", total.passed,
+      total.failed, g_too_big);
   return total.failed == 0 ? 0 : 1;
 }

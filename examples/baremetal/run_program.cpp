@@ -13,6 +13,7 @@
 #include "runtime/core/memory_manager.h"
 #include "runtime/executor/program.h"
 #include "runtime/platform/format.h"
+#include "test/op_suite/op_suite_tolerance.h"
 
 namespace ember::baremetal {
 namespace {
@@ -220,7 +221,11 @@ void run_suite(const Program& program, const BundledProgram& bundle, size_t suit
     Error err = load_bundled_input(*m, bundle, c, &io);
     if (err == Error::Ok) err = execute(*m, options);
     if (err == Error::Ok) {
-      err = verify_method_outputs(*m, bundle, c, options.rtol, options.atol, reports, kMaxReports);
+      const ember::testing::OpSuiteTolerance tol =
+          options.op_suite_tolerance
+              ? ember::testing::op_suite_tolerance(*m, options.rtol, options.atol)
+              : ember::testing::OpSuiteTolerance{options.rtol, options.atol};
+      err = verify_method_outputs(*m, bundle, c, tol.rtol, tol.atol, reports, kMaxReports);
       const size_t shown_reports = m->outputs_size() < kMaxReports ? m->outputs_size() : kMaxReports;
       for (size_t o = 0; o < shown_reports; ++o) print_report(shown.c_str(), c, reports[o]);
     }

@@ -13,6 +13,10 @@ namespace ember::baremetal {
 struct RunOptions {
   double rtol;
   double atol;
+  // The op suite's rule (test/op_suite/op_suite_tolerance.h, as on the
+  // host): tolerances by output dtype, rtol / atol at 0 or above override
+  // them.
+  bool op_suite_tolerance = false;
   const char* method = nullptr;  // only this method (null: every one)
   bool cycles = false;           // per-operator cycle counts
   // Give one pool one byte less than MethodMeta states (a check that the

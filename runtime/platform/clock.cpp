@@ -23,6 +23,7 @@ constexpr uintptr_t kSystCsr = 0xE000E010;   // SysTick control and status
 constexpr uintptr_t kSystRvr = 0xE000E014;   // reload value
 constexpr uintptr_t kSystCvr = 0xE000E018;   // current value (counts down)
 constexpr uint32_t kSystickMask = 0xFFFFFF;  // 24 bits
+constexpr uint32_t kSystickStartReads = 1u << 20;
 
 enum class Counter : uint8_t { kUnknown, kDwt, kSysTick };
 Counter g_counter = Counter::kUnknown;
@@ -49,6 +50,11 @@ void start_counter() {
   reg(kSystRvr) = kSystickMask;
   reg(kSystCvr) = 0;
   reg(kSystCsr) = 0x5;  // ENABLE | CLKSOURCE (core clock), no interrupt
+  // The count stays 0 until the first reload: one cycle on a core, but on
+  // QEMU until its timer next runs (tens of microseconds), so wait for it
+  // (bounded, for a SysTick without a clock).
+  for (uint32_t i = 0; i < kSystickStartReads && (reg(kSystCvr) & kSystickMask) == 0; ++i) {
+  }
   g_counter = Counter::kSysTick;
   g_last = reg(kSystCvr) & kSystickMask;
 }

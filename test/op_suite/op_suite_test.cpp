@@ -1,8 +1,9 @@
 // The generated operator suite: every test/models/ops/<case>.bpte (written
 // by examples/export/export_op_suite.py with PyTorch's outputs) is loaded,
 // every test case is run on the portable kernels and verified with the
-// bundled verifier. Tolerances: per dtype of the output below, unless the
-// case's MANIFEST line overrides them.
+// bundled verifier. Tolerances: by output dtype (op_suite_tolerance.h,
+// shared with the Cortex-M suite), unless the case's MANIFEST line
+// overrides them.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -21,28 +22,12 @@
 #include "extension/module/module.h"
 #include "runtime/core/error_message.h"
 #include "test/op_suite/op_suite_programs.h"
+#include "test/op_suite/op_suite_tolerance.h"
 
 namespace ember::testing {
 namespace {
 
 const std::string kOpsDir = std::string(EMBER_TEST_MODELS_DIR) + "/ops";
-
-struct Tolerance {
-  double rtol;
-  double atol;
-};
-
-// Defaults by output dtype: float32 close to its epsilon with room for
-// accumulation order; 16-bit floats a few of their ulps; exact otherwise.
-Tolerance default_tolerance(ScalarType t) {
-  switch (t) {
-    case ScalarType::Float: return {1e-5, 1e-6};
-    case ScalarType::Double: return {1e-10, 1e-12};
-    case ScalarType::Half: return {1e-3, 1e-3};
-    case ScalarType::BFloat16: return {1e-2, 1e-2};
-    default: return {0.0, 0.0};
-  }
-}
 
 std::vector<std::string> case_names() { return bundled_program_names(kOpsDir); }
 
@@ -68,18 +53,13 @@ TEST_P(OpSuite, EveryTestCaseVerifies) {
     SCOPED_TRACE("test case " + std::to_string(k));
     ASSERT_EQ(load_bundled_input(**method, *bundle, k), Error::Ok) << last_error_message();
     ASSERT_EQ((*method)->execute(), Error::Ok) << last_error_message();
-    for (size_t o = 0; o < (*method)->outputs_size(); ++o) {
-      const EValue& out = (*method)->get_output(o);
-      Tolerance tol = default_tolerance(out.is_tensor() ? out.to_tensor().scalar_type()
-                                                        : ScalarType::Double);
-      if (found != manifest.end() && found->second.rtol >= 0) tol.rtol = found->second.rtol;
-      if (found != manifest.end() && found->second.atol >= 0) tol.atol = found->second.atol;
-      OutputReport reports[16];
-      const Error err =
-          verify_method_outputs(**method, *bundle, k, tol.rtol, tol.atol, reports, 16);
-      EXPECT_EQ(err, Error::Ok) << last_error_message();
-      if (err != Error::Ok) break;
-    }
+    const OpSuiteTolerance tol =
+        op_suite_tolerance(**method, found != manifest.end() ? found->second.rtol : -1,
+                           found != manifest.end() ? found->second.atol : -1);
+    OutputReport reports[16];
+    EXPECT_EQ(verify_method_outputs(**method, *bundle, k, tol.rtol, tol.atol, reports, 16),
+              Error::Ok)
+        << last_error_message();
   }
   RecordProperty("test_cases", int(*cases));
 }
