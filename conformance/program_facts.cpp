@@ -13,6 +13,7 @@
 #include "extension/data_loader/buffer_data_loader.h"
 #include "runtime/core/error_message.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/program_internal.h"
 #include "schema/program_generated.h"
 #include "schema/xnnpack_graph_generated.h"
 
@@ -90,7 +91,7 @@ class FactsCollector {
   explicit FactsCollector(const Program& program) : program_(program) {}
 
   Error run(ProgramFacts* facts) {
-    const ember_fb::Program* fb = program_.flatbuffer();
+    const ember_fb::Program* fb = ProgramInternals(program_).flatbuffer();
     if (fb->execution_plan() != nullptr) {
       for (const ember_fb::ExecutionPlan* plan : *fb->execution_plan()) {
         if (plan->operators() != nullptr) {
@@ -168,7 +169,7 @@ class FactsCollector {
     const ember_fb::SubsegmentOffsets* cs = fb->constant_segment();
     if (cs != nullptr && cs->offsets() != nullptr && cs->offsets()->size() > 0 &&
         fb->segments() != nullptr && cs->segment_index() < fb->segments()->size()) {
-      facts->constant_bytes += program_.segment_size(cs->segment_index());
+      facts->constant_bytes += ProgramInternals(program_).segment_size(cs->segment_index());
     }
     if (fb->constant_buffer() != nullptr) {
       for (const ember_fb::Buffer* buffer : *fb->constant_buffer()) {
@@ -187,7 +188,7 @@ class FactsCollector {
 
   Error read_blob(const ember_fb::BackendDelegateDataReference* ref, const std::string& id,
                   BlobFacts* out) {
-    Result<FreeableBuffer> blob = program_.load_delegate_data(ref);
+    Result<FreeableBuffer> blob = ProgramInternals(program_).load_delegate_data(ref);
     if (!blob.ok()) return blob.error();
     out->bytes = blob->size();
     if (id != kXnnpackBackendId) return Error::Ok;

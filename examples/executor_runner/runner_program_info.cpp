@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "runtime/core/error_message.h"
+#include "runtime/executor/program_internal.h"
 #include "schema/program_generated.h"
 
 namespace ember::runner {
@@ -57,7 +58,7 @@ StackFrame source_frame(const ember_fb::Chain* chain, int64_t instruction) {
 InstructionInfo instruction_info(const Program& program, const std::string& method,
                                  int64_t chain_index, int64_t instruction) {
   InstructionInfo info;
-  const ember_fb::ExecutionPlan* plan = find_plan(program.flatbuffer(), method);
+  const ember_fb::ExecutionPlan* plan = find_plan(ProgramInternals(program).flatbuffer(), method);
   if (plan == nullptr || plan->chains() == nullptr || chain_index < 0 ||
       chain_index >= int64_t(plan->chains()->size()) || instruction < 0) {
     return info;

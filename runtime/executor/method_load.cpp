@@ -10,6 +10,7 @@
 #include "runtime/executor/method.h"
 #include "runtime/executor/method_allocation.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/program_internal.h"
 #include "runtime/executor/program_validation.h"
 #include "runtime/executor/tensor_data_kind.h"
 #include "runtime/platform/format.h"
@@ -306,7 +307,7 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
     data = *address;
     if (t->data_buffer_idx() > 0) {
       const ember_fb::ExtraTensorInfo* extra = t->extra_tensor_info();
-      EMBER_RETURN_IF_ERROR(program_->load_mutable_data(
+      EMBER_RETURN_IF_ERROR(ProgramInternals(*program_).load_mutable_data(
           extra ? extra->mutable_data_segments_idx() : 0, t->data_buffer_idx(), data,
           *nbytes));
     }
@@ -317,7 +318,7 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
     }
     data = const_cast<void*>(*external);
   } else if (kind == TensorDataKind::Constant) {
-    data = const_cast<void*>(program_->constant_data(t->data_buffer_idx()));
+    data = const_cast<void*>(ProgramInternals(*program_).constant_data(t->data_buffer_idx()));
   }
   EMBER_RETURN_IF_ERROR(check_tensor_data(t, i, data, *nbytes));
   new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), dim, sizes, data,
@@ -336,17 +337,17 @@ Result<const void*> Method::load_external_tensor(size_t i, const void* serialize
   const char* key = t->extra_tensor_info()->fully_qualified_name()->c_str();
   char text[128];
   printable_name(key, text, sizeof(text));
-  EMBER_CHECK_OR_RETURN(program_->num_data_maps() > 0, Error::NotFound,
+  EMBER_CHECK_OR_RETURN(ProgramInternals(*program_).num_data_maps() > 0, Error::NotFound,
                         "method '%s' value %zu: tensor '%s' is stored in an external "
                         "data file (.ptd), but the program was loaded without one",
                         name(), i, text);
   // First map that has the key; its buffer goes to the next free slot.
   const NamedDataMap* map = nullptr;
   FreeableBuffer* slot = &external_[num_external_];
-  for (size_t m = 0; m < program_->num_data_maps() && map == nullptr; ++m) {
-    Result<FreeableBuffer> found = program_->data_map(m)->get_data(key);
+  for (size_t m = 0; m < ProgramInternals(*program_).num_data_maps() && map == nullptr; ++m) {
+    Result<FreeableBuffer> found = ProgramInternals(*program_).data_map(m)->get_data(key);
     if (found.ok()) {
-      map = program_->data_map(m);
+      map = ProgramInternals(*program_).data_map(m);
       new (slot) FreeableBuffer(static_cast<FreeableBuffer&&>(*found));
       ++num_external_;
     } else if (found.error() != Error::NotFound) {
@@ -359,7 +360,7 @@ Result<const void*> Method::load_external_tensor(size_t i, const void* serialize
   EMBER_CHECK_OR_RETURN(map != nullptr, Error::NotFound,
                         "method '%s' value %zu: external tensor '%s' is in none of the "
                         "%zu data files",
-                        name(), i, text, program_->num_data_maps());
+                        name(), i, text, ProgramInternals(*program_).num_data_maps());
   const FreeableBuffer* data = slot;
   const ScalarType type = static_cast<ScalarType>(t->scalar_type());
   EMBER_CHECK_OR_RETURN(data->size() == nbytes, Error::InvalidExternalData,
@@ -466,7 +467,7 @@ Error Method::init_delegates() {
   for (size_t i = 0; i < num_delegates_; ++i) {
     const ember_fb::BackendDelegate* d = plan_->delegates()->Get(uint32_t(i));
     Delegate& delegate = delegates_[i];
-    Result<FreeableBuffer> processed = program_->load_delegate_data(d->processed());
+    Result<FreeableBuffer> processed = ProgramInternals(*program_).load_delegate_data(d->processed());
     if (!processed.ok()) {
       append_error_message(" (method '%s' delegate %zu '%s')", PrintableName(name()).c_str(),
                            i, PrintableName(d->id()->c_str()).c_str());
@@ -485,7 +486,7 @@ Error Method::init_delegates() {
       specs[j] = CompileSpec{spec->key()->c_str(),
                              {value ? value->data() : nullptr, value ? value->size() : 0u}};
     }
-    BackendInitContext context(allocator, program_->named_data(), name(),
+    BackendInitContext context(allocator, ProgramInternals(*program_).named_data(), name(),
                                first_delegate_call_args(i), event_tracer_);
     clear_error_message();
     Result<DelegateHandle*> handle =

@@ -5,6 +5,7 @@
 
 #include "runtime/core/error_message.h"
 #include "runtime/executor/extended_header.h"
+#include "runtime/executor/program_internal.h"
 #include "runtime/executor/program_validation.h"
 #include "runtime/platform/log.h"
 #include "schema/program_generated.h"
@@ -189,7 +190,7 @@ Error check_segment_table(const ember_fb::Program* fb, const FileLayout& layout,
 
 // InternalConsistency: every method checked now, not when it loads.
 Error validate_every_method(const Program& program) {
-  const ember_fb::Program* fb = program.flatbuffer();
+  const ember_fb::Program* fb = ProgramInternals(program).flatbuffer();
   if (fb->execution_plan() == nullptr) {
     return Error::Ok;
   }

@@ -102,7 +102,10 @@ class Program final {
   Result<Method> load_method(const char* method_name, MemoryManager* memory_manager,
                              EventTracer* event_tracer = nullptr) const;
 
-  // ---- Used by Method while loading; not needed by applications. ----
+ private:
+  // The loader, validation and in-tree tools read these through
+  // ProgramInternals (program_internal.h, not installed).
+  friend class ProgramInternals;
   const ember_fb::Program* flatbuffer() const { return program_; }
   // Constant bytes [offset of buffer `index`, + nbytes), checked earlier.
   const void* constant_data(uint32_t index) const;
@@ -121,7 +124,6 @@ class Program final {
   size_t num_data_maps() const { return num_data_maps_; }
   const NamedDataMap* data_map(size_t index) const { return data_maps_[index]; }
 
- private:
   class ProgramNamedData final : public NamedDataMap {
    public:
     Result<FreeableBuffer> get_data(const char* key) const override;

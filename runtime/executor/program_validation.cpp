@@ -6,6 +6,7 @@
 #include "runtime/core/scalar_type.h"
 #include "runtime/core/tensor.h"
 #include "runtime/executor/program.h"
+#include "runtime/executor/program_internal.h"
 #include "schema/program_generated.h"
 
 namespace ember {
@@ -41,7 +42,7 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
   if (!nbytes.ok()) {
     return nbytes.error();
   }
-  const ember_fb::Program* fb = program.flatbuffer();
+  const ember_fb::Program* fb = ProgramInternals(program).flatbuffer();
   const size_t dim = count(t->sizes());
   if (t->dim_order() != nullptr) {
     EMBER_CHECK_OR_RETURN(
@@ -124,7 +125,7 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
           "method '%s' value %zu: mutable data offset index %u out of range "
           "(%u offsets)",
           method, i, unsigned(buffer_index), unsigned(count(sub->offsets())));
-      const uint64_t seg_size = program.segment_size(sub->segment_index());
+      const uint64_t seg_size = ProgramInternals(program).segment_size(sub->segment_index());
       const uint64_t data_offset = sub->offsets()->Get(buffer_index);
       EMBER_CHECK_OR_RETURN(
           data_offset <= seg_size && *nbytes <= seg_size - data_offset,
@@ -134,7 +135,7 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
           method, i, data_offset, *nbytes, unsigned(sub->segment_index()), seg_size);
     }
   } else if (buffer_index > 0) {
-    EMBER_CHECK_OR_RETURN(program.constant_in_range(buffer_index, *nbytes),
+    EMBER_CHECK_OR_RETURN(ProgramInternals(program).constant_in_range(buffer_index, *nbytes),
                           Error::InvalidProgram,
                           "method '%s' value %zu: constant buffer %u (%zu "
                           "bytes) is missing or outside the constant data",
@@ -316,7 +317,7 @@ Error validate_instruction(const ember_fb::ExecutionPlan* plan, const char* meth
 
 Error validate_delegates(const Program& program, const ember_fb::ExecutionPlan* plan,
                          const char* method) {
-  const ember_fb::Program* fb = program.flatbuffer();
+  const ember_fb::Program* fb = ProgramInternals(program).flatbuffer();
   for (flatbuffers::uoffset_t i = 0; i < count(plan->delegates()); ++i) {
     const ember_fb::BackendDelegate* d = plan->delegates()->Get(i);
     EMBER_CHECK_OR_RETURN(d != nullptr && d->id() != nullptr && d->processed() != nullptr,

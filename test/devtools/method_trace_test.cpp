@@ -18,6 +18,7 @@
 #include "devtools/etdump/etdump_writer.h"
 #include "devtools/event_recorder.h"
 #include "runtime/core/error_message.h"
+#include "runtime/executor/program_internal.h"
 #include "schema/program_generated.h"
 #include "test/runtime/fixture_util.h"
 #include "test/runtime/raw_method.h"
@@ -104,7 +105,7 @@ struct Buffers {
 };
 
 const ember_fb::ExecutionPlan* plan_of(const Program& program, const char* name) {
-  const auto* plans = program.flatbuffer()->execution_plan();
+  const auto* plans = ProgramInternals(program).flatbuffer()->execution_plan();
   for (size_t i = 0; i < plans->size(); ++i) {
     if (std::strcmp(plans->Get(i)->name()->c_str(), name) == 0) return plans->Get(i);
   }

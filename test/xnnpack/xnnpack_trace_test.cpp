@@ -25,6 +25,7 @@
 #include "backends/xnnpack/xnn_trace.h"
 #include "runtime/core/error_message.h"
 #include "runtime/core/event_tracer.h"
+#include "runtime/executor/program_internal.h"
 #include "schema/program_generated.h"
 #include "test/xnnpack/xnnpack_trace_util.h"
 
@@ -120,7 +121,7 @@ class RecordingTracer final : public EventTracer {
 };
 
 const ember_fb::ExecutionPlan* forward_plan(const Program& program) {
-  for (const ember_fb::ExecutionPlan* p : *program.flatbuffer()->execution_plan()) {
+  for (const ember_fb::ExecutionPlan* p : *ProgramInternals(program).flatbuffer()->execution_plan()) {
     if (std::strcmp(p->name()->c_str(), "forward") == 0) return p;
   }
   return nullptr;
@@ -148,13 +149,13 @@ struct Call {
       call.chain = int32_t(c);
       call.instruction = int32_t(pc);
       const ember_fb::BackendDelegate* d = ep->delegates()->Get(uint32_t(dc->delegate_index()));
-      Result<FreeableBuffer> blob = program.load_delegate_data(d->processed());
+      Result<FreeableBuffer> blob = ProgramInternals(program).load_delegate_data(d->processed());
       if (!blob.ok()) return ::testing::AssertionFailure() << last_error_message();
       call.blob = std::move(*blob);
       xnnpack::Payload payload;
       call.plan = std::make_unique<xnnpack::Plan>();
       if (xnnpack::parse_payload(call.blob.data(), call.blob.size(), &payload) != Error::Ok ||
-          xnnpack::build_graph(payload, program.named_data(), &call.plan->graph) != Error::Ok) {
+          xnnpack::build_graph(payload, ProgramInternals(program).named_data(), &call.plan->graph) != Error::Ok) {
         return ::testing::AssertionFailure() << last_error_message();
       }
       for (const int32_t arg : *dc->args()) {
