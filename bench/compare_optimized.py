@@ -3,7 +3,7 @@
 for each model and thread count, the median latency of
 
   ember portable   <name>.portable.pte (no delegate: Ember's portable
-                   operators on kernels/optimized) in Ember's executor_runner
+                   operators on kernels/math) in Ember's executor_runner
   ember xnnpack    <name>.fp32.pte (the XNNPACK-lowered twin) in the same runner
   upstream portable  <name>.portable.pte in upstream's runtime (the executorch
                    Python package, portable kernels)

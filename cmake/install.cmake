@@ -52,7 +52,7 @@ target_link_libraries(ember_pkg_extension INTERFACE ember_data_loader ember_file
                       ember_npy ember_module ember_tensor ember_runner_util)
 set_target_properties(ember_pkg_extension PROPERTIES EXPORT_NAME extension)
 
-set(EMBER_PLAIN_LIBS core runtime optimized_kernels data_loader file_util npy module tensor
+set(EMBER_PLAIN_LIBS core runtime kernel_math data_loader file_util npy module tensor
     runner_util bundled_program devtools)
 set(EMBER_EXPORTED)
 foreach(name ${EMBER_PLAIN_LIBS})

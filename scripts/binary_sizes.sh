@@ -18,7 +18,7 @@
 #            (-fno-asynchronous-unwind-tables -fno-unwind-tables: the
 #            runtime has no exceptions to unwind)
 # both with -ffunction-sections -fdata-sections and -Wl,--gc-sections, so
-# the linker drops what nothing calls. kernels/optimized keeps its own -O3
+# the linker drops what nothing calls. kernels/math keeps its own -O3
 # in both. Sizes are of `strip`ped copies; libc, libm and libstdc++ are
 # shared libraries (not counted). The compiler is the one CMake finds
 # (CXX=... to choose). Trees: BUILD_DIR-<profile> (default

@@ -6,7 +6,7 @@
 #include <new>
 
 #include "backends/demo/demo_blob.h"
-#include "kernels/optimized/gemm.h"
+#include "kernels/math/gemm.h"
 #include "runtime/backend/backend.h"
 #include "runtime/core/error_message.h"
 #include "runtime/core/tensor.h"
@@ -246,7 +246,7 @@ void run_mm(const Step& s, const float* a, const float* b, float* out) {
     std::memset(out, 0, s.m * s.n * sizeof(float));
     return;
   }
-  opt::gemm_f32(s.m, s.n, s.k, a, s.k, b, s.n, out, s.n);
+  math::gemm_f32(s.m, s.n, s.k, a, s.k, b, s.n, out, s.n);
 }
 
 void run_sin(const Step& s, const float* a, float* out) {

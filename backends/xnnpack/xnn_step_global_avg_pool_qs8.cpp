@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "backends/xnnpack/xnn_node_check.h"
-#include "kernels/optimized/requantize.h"
+#include "kernels/math/requantize.h"
 #include "runtime/platform/threadpool.h"
 
 namespace ember::xnnpack {
@@ -30,7 +30,7 @@ void pool_block(const PoolArgs& c, size_t task) {
   for (size_t p = 0; p < c.pixels; ++p, x += c.channels) {
     for (size_t j = 0; j < width; ++j) acc[j] += x[j];
   }
-  opt::requantize_i32_i8(width, acc, c.scale, c.zo, c.qmin, c.qmax, c.y + n * c.channels + c0);
+  math::requantize_i32_i8(width, acc, c.scale, c.zo, c.qmin, c.qmax, c.y + n * c.channels + c0);
 }
 
 }  // namespace
@@ -62,8 +62,8 @@ void run_global_avg_pool_qs8(const Graph& g, const Node& node, void* const* ptrs
   c.scale = in.scale / out.scale;
   c.scale *= 1.0f / float(c.pixels);
   c.zo = float(out.zero_point);
-  c.qmin = opt::quantize_limit_i8(node.output_min, out.scale, out.zero_point, -128);
-  c.qmax = opt::quantize_limit_i8(node.output_max, out.scale, out.zero_point, 127);
+  c.qmin = math::quantize_limit_i8(node.output_min, out.scale, out.zero_point, -128);
+  c.qmax = math::quantize_limit_i8(node.output_max, out.scale, out.zero_point, 127);
   parallel_for(in.dims[0] * c.blocks, [&c](size_t task) { pool_block(c, task); });
 }
 

@@ -3,8 +3,8 @@
 #include <cmath>
 #include <cstddef>
 
-#include "kernels/optimized/gemm.h"
-#include "kernels/optimized/vmath.h"
+#include "kernels/math/gemm.h"
+#include "kernels/math/vmath.h"
 #include "kernels/portable/util/convert.h"
 #include "kernels/portable/util/shape_util.h"
 
@@ -36,11 +36,11 @@ struct Params {
 // kv_len keys, k^T already packed (pack_gemm_bt); scores holds kRowBlock
 // x kv_len floats.
 void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, Rows v,
-                 float* o, size_t o_ld, float* scores, opt::Isa isa) {
+                 float* o, size_t o_ld, float* scores, math::Isa isa) {
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   for (int64_t r0 = 0; r0 < d.seq; r0 += kRowBlock) {
     const int64_t m = d.seq - r0 < kRowBlock ? d.seq - r0 : kRowBlock;
-    opt::gemm_f32_packed_parallel(size_t(m), n, dim, q.p + size_t(r0) * q.ld, q.ld, packed_k,
+    math::gemm_f32_packed_parallel(size_t(m), n, dim, q.p + size_t(r0) * q.ld, q.ld, packed_k,
                                   scores, n, isa);
     for (int64_t i = 0; i < m; ++i) {
       float* row = scores + size_t(i) * n;
@@ -56,14 +56,14 @@ void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, 
         row[j] = j > last ? -INFINITY : x;
       }
     }
-    opt::softmax_f32(size_t(m), n, 1, scores, scores, false, isa);
-    opt::gemm_f32(size_t(m), dim, n, scores, n, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
+    math::softmax_f32(size_t(m), n, 1, scores, scores, false, isa);
+    math::gemm_f32(size_t(m), dim, n, scores, n, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
   }
 }
 
 // Float tensors: every operand read and written in place.
 void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
-                  float* packed_k, float* scores, opt::Isa isa) {
+                  float* packed_k, float* scores, math::Isa isa) {
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
   const size_t q_batch = size_t(d.seq) * q_ld, kv_batch = size_t(d.cache_len) * kv_ld;
@@ -72,7 +72,7 @@ void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, 
     for (int64_t g = 0; g < d.kv_heads; ++g) {
       const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
       // k^T packed once per cache head, read by each query head of its group.
-      opt::pack_gemm_bt(dim, n, k.const_data_ptr<float>() + kv_at, kv_ld, packed_k, isa);
+      math::pack_gemm_bt(dim, n, k.const_data_ptr<float>() + kv_at, kv_ld, packed_k, isa);
       for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
         const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
         attend_head(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld}, packed_k,
@@ -106,7 +106,7 @@ void narrow_rows(const float* src, int64_t rows, int64_t cols, Tensor t, size_t 
 // rows are widened to float (work: 2 x kv_len x D + 2 x S x D floats),
 // computed as above, and the head's output rounded once.
 void attend_reduced(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
-                    float* packed_k, float* scores, float* work, opt::Isa isa) {
+                    float* packed_k, float* scores, float* work, math::Isa isa) {
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
   const size_t q_batch = size_t(d.seq) * q_ld, kv_batch = size_t(d.cache_len) * kv_ld;
@@ -120,7 +120,7 @@ void attend_reduced(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v
       const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
       widen_rows(k, kv_at, kv_ld, d.kv_len, d.head_dim, kw);
       widen_rows(v, kv_at, kv_ld, d.kv_len, d.head_dim, vw);
-      opt::pack_gemm_bt(dim, n, kw, dim, packed_k, isa);
+      math::pack_gemm_bt(dim, n, kw, dim, packed_k, isa);
       for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
         const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
         widen_rows(q, q_at, q_ld, d.seq, d.head_dim, qw);
@@ -241,10 +241,10 @@ bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tenso
     return true;  // no rows, or D == 0: nothing to compute
   }
 
-  const opt::Isa isa = opt::best_isa();
+  const math::Isa isa = math::best_isa();
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   const int64_t block = d.seq < kRowBlock ? d.seq : kRowBlock;
-  const size_t packed_floats = opt::gemm_packed_b_floats(dim, n, isa);
+  const size_t packed_floats = math::gemm_packed_b_floats(dim, n, isa);
   const bool is_float = q.scalar_type() == ScalarType::Float;
   const size_t work_floats = is_float ? 0 : 2 * n * dim + 2 * size_t(d.seq) * dim;
   const size_t floats = packed_floats + size_t(block) * n + work_floats;

@@ -15,8 +15,8 @@
 //     is_causal must then be false.
 //   out = softmax(scores) @ v            dropout_p is ignored (inference)
 //
-// Float is computed directly on the optimized library's GEMM and softmax
-// (kernels/optimized); Half and BFloat16 are widened to float in temp
+// Float is computed directly on the kernel maths library's GEMM and softmax
+// (kernels/math); Half and BFloat16 are widened to float in temp
 // memory one head at a time, computed the same way and rounded once. A
 // row whose every score is -inf gives NaN, as in PyTorch.
 #pragma once

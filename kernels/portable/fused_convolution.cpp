@@ -6,7 +6,7 @@
 //
 // run as one convolution whose epilogue applies the batch norm's
 // per-channel scale and shift and the activation's clamp
-// (kernels/optimized/conv.h's ConvEpilogue), so the convolution's and
+// (kernels/math/conv.h's ConvEpilogue), so the convolution's and
 // the batch norm's outputs are never written: two passes over the
 // activation less per layer. The method only fuses when those outputs are
 // read nowhere else.
@@ -83,7 +83,7 @@ bool read_batch_norm(KernelArgs& b, const Tensor& conv_out, BatchNormArgs* bn) {
 
 // The activation call's clamp and output.
 bool read_activation(KernelContext& check, Span<EValue*> args, Activation act,
-                     const Tensor& in, opt::ConvEpilogue* ep, Tensor* out) {
+                     const Tensor& in, math::ConvEpilogue* ep, Tensor* out) {
   if (act == Activation::kRelu) {
     KernelArgs r(check, args, "aten::relu.out", 3);
     *out = r.tensor(1);
@@ -112,7 +112,7 @@ bool fused_convolution(KernelContext& ctx, const Span<EValue*>* calls, size_t co
                tuple_op_arg_count(calls[1].size(), 10, 3));
   BatchNormArgs bn;
   if (!read_batch_norm(b, c.out, &bn)) return false;
-  opt::ConvEpilogue ep;
+  math::ConvEpilogue ep;
   Tensor dst = bn.out;
   if constexpr (kAct != Activation::kNone) {
     if (count != 3 || !read_activation(check, calls[2], kAct, bn.out, &ep, &dst)) return false;

@@ -6,7 +6,7 @@
 // with stride, zero padding, dilation, groups and (transposed)
 // output_padding; Float or Double, contiguous.
 //
-// Float, not transposed, runs the optimized library (kernels/optimized/
+// Float, not transposed, runs the kernel maths library (kernels/math/
 // conv.h): NCHW GEMM over im2col packed in place, or the depthwise kernel;
 // its transposed form multiplies on the optimized GEMM (util/matmul.h).
 // The reference form below runs Double, and Float when temp memory is
@@ -20,7 +20,7 @@
 // channels. Depthwise convolution (one input channel per group) and the
 // no-temp-memory fallback use a direct per-plane kernel (a shifted-row
 // axpy that vectorizes), parallel over planes.
-#include "kernels/optimized/conv.h"
+#include "kernels/math/conv.h"
 #include "kernels/portable/util/conv_args.h"
 #include "kernels/portable/util/conv_gemm.h"
 #include "kernels/portable/util/dtype_util.h"

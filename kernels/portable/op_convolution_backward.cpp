@@ -18,19 +18,19 @@
 // and spatial sizes) and its kind gives its adjoint: the input gradient of
 // a plain convolution is the transposed convolution of grad_output with
 // the same weight, and the other way round. So out0 runs the forward
-// engines (util/conv_args.h run_convolution: kernels/optimized for Float
+// engines (util/conv_args.h run_convolution: kernels/math for Float
 // plain convolutions, util/conv_gemm.h otherwise) on the swapped geometry.
 // The weight gradient sums, over the batch, the product of the "output
 // side" and the im2col of the "input side" of whichever of the two
 // geometries is plain (the forward one, or the swapped one for a
 // transposed forward): gw[oc, (ic, tap)] += A[oc, p] col[(ic, tap), p],
-// tile by tile of pixels, each tile transposed (kernels/optimized
+// tile by tile of pixels, each tile transposed (kernels/math
 // transpose) and multiplied on the GEMM (util/matmul.h). The bias gradient
 // sums grad_output per channel in double. Temp memory: the forward
 // engines' scratch, and two column tiles for the weight gradient (smaller
 // tiles when temp memory is short; MemoryAllocationFailed when even one
 // pixel's do not fit).
-#include "kernels/optimized/transpose.h"
+#include "kernels/math/transpose.h"
 #include "kernels/portable/util/conv_args.h"
 #include "kernels/portable/util/conv_gemm.h"
 #include "kernels/portable/util/dtype_util.h"
@@ -81,7 +81,7 @@ void weight_gradient(const ConvGeometry& h, const T* in_side, const T* out_side,
         detail::im2col_tile(h, src, p0, p1, col);
         const size_t dims[2] = {size_t(rows), size_t(width)};
         const size_t perm[2] = {1, 0};
-        opt::transpose(sizeof(T), 2, dims, perm, col, col_t);
+        math::transpose(sizeof(T), 2, dims, perm, col, col_t);
         gemm_parallel<T>(ocg, rows, width, T(1), a + p0, pixels, col_t, rows, T(1), dst,
                          rows);
       }

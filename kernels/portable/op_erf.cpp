@@ -11,7 +11,7 @@ namespace {
 
 void erf_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   float_unary_kernel(ctx, args, "aten::erf.out",
-                     [](auto x) { return std::erf(x); }, opt::erf_f32);
+                     [](auto x) { return std::erf(x); }, math::erf_f32);
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ namespace {
 
 void exp_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   float_unary_kernel(ctx, args, "aten::exp.out",
-                     [](auto x) { return std::exp(x); }, opt::exp_f32);
+                     [](auto x) { return std::exp(x); }, math::exp_f32);
 }
 
 }  // namespace

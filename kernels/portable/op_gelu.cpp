@@ -36,7 +36,7 @@ void gelu_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     float_unary_run(a, self, out, [](auto x) {
       using C = decltype(x);
       return C(0.5) * x * (C(1) + std::erf(x * C(kSqrtHalf)));
-    }, opt::gelu_f32);
+    }, math::gelu_f32);
   } else if (string_is(approximate, "tanh")) {
     float_unary_run(a, self, out, [](auto x) {
       using C = decltype(x);

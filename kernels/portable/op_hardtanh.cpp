@@ -3,7 +3,7 @@
 // out = clamp(self, min_val, max_val) in self's dtype (NaN stays NaN;
 // min_val > max_val gives max_val). Integer inputs take the bounds
 // truncated toward zero, as PyTorch converts them; Bool is refused.
-#include "kernels/optimized/elementwise.h"
+#include "kernels/math/elementwise.h"
 #include "kernels/portable/util/unary_math.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -29,11 +29,11 @@ void hardtanh_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   if (type == ScalarType::Float && self.is_contiguous() && out.is_contiguous() &&
       self.numel() == out.numel()) {
-    // Float, dense: the optimized library's clamp (same NaN rule).
+    // Float, dense: the kernel maths library's clamp (same NaN rule).
     float lo = 0.0f, hi = 0.0f;
     if (scalar_cast_to(a, min_val, "min_val", &lo) &&
         scalar_cast_to(a, max_val, "max_val", &hi)) {
-      opt::clamp_f32(size_t(self.numel()), self.const_data_ptr<float>(),
+      math::clamp_f32(size_t(self.numel()), self.const_data_ptr<float>(),
                      out.mutable_data_ptr<float>(), lo, hi);
     }
     return;

@@ -12,7 +12,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/optimized/pool.h"
+#include "kernels/math/pool.h"
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/pool_util.h"
 #include "kernels/portable/util/shape_util.h"
@@ -26,17 +26,17 @@ using PoolGeometry = PoolWindow2d;
 template <typename T>
 void max_pool(const PoolGeometry& g, const T* in, T* out, int64_t* indices) {
   if constexpr (std::is_same_v<T, float>) {
-    // Float: the optimized library (kernels/optimized/pool.h), vectorized
+    // Float: the kernel maths library (kernels/math/pool.h), vectorized
     // and threaded, same rule; the loops below are the reference for the
     // other dtypes.
-    opt::MaxPool2dShape s;
+    math::MaxPool2dShape s;
     s.planes = size_t(g.planes), s.in_h = size_t(g.in_h), s.in_w = size_t(g.in_w);
     s.out_h = size_t(g.out_h), s.out_w = size_t(g.out_w);
     s.kernel_h = size_t(g.kernel[0]), s.kernel_w = size_t(g.kernel[1]);
     s.stride_h = size_t(g.stride[0]), s.stride_w = size_t(g.stride[1]);
     s.pad_h = size_t(g.pad[0]), s.pad_w = size_t(g.pad[1]);
     s.dilation_h = size_t(g.dilation[0]), s.dilation_w = size_t(g.dilation[1]);
-    opt::max_pool2d_f32(s, in, out, indices);
+    math::max_pool2d_f32(s, in, out, indices);
     return;
   }
   using C = typename std::conditional<is_reduced_float_v<T>, float, T>::type;

@@ -8,7 +8,7 @@
 // Floating dtypes, all tensors share input's dtype; contiguous.
 #include <type_traits>
 
-#include "kernels/optimized/norm.h"
+#include "kernels/math/norm.h"
 #include "kernels/portable/util/norm_util.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -19,10 +19,10 @@ template <typename T>
 void layer_norm(const T* in, const T* w, const T* b, int64_t rows, int64_t n,
                 double eps, T* out, T* mean_out, T* rstd_out) {
   if constexpr (std::is_same_v<T, float>) {
-    // Float: the optimized library's vector rows (kernels/optimized/
+    // Float: the kernel maths library's vector rows (kernels/math/
     // norm.h), spread over the pool; the loop below is the reference for
     // the other dtypes.
-    opt::layer_norm_f32(size_t(rows), size_t(n), in, w, b, float(eps), out, mean_out,
+    math::layer_norm_f32(size_t(rows), size_t(n), in, w, b, float(eps), out, mean_out,
                         rstd_out);
     return;
   }

@@ -3,7 +3,7 @@
 // refused like in PyTorch.
 #include <cmath>
 
-#include "kernels/optimized/elementwise.h"
+#include "kernels/math/elementwise.h"
 #include "kernels/portable/util/arithmetic.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -32,7 +32,7 @@ void relu_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   }
   if (self.scalar_type() == ScalarType::Float && self.is_contiguous() &&
       out.is_contiguous() && self.numel() == out.numel()) {
-    opt::clamp_f32(size_t(self.numel()), self.const_data_ptr<float>(),
+    math::clamp_f32(size_t(self.numel()), self.const_data_ptr<float>(),
                    out.mutable_data_ptr<float>(), 0.0f, INFINITY);
     return;
   }

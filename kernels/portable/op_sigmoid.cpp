@@ -12,7 +12,7 @@ namespace {
 
 void sigmoid_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   float_unary_kernel(ctx, args, "aten::sigmoid.out",
-                     [](auto x) { return sigmoid_value(x); }, opt::sigmoid_f32);
+                     [](auto x) { return sigmoid_value(x); }, math::sigmoid_f32);
 }
 
 }  // namespace

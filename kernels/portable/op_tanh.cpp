@@ -11,7 +11,7 @@ namespace {
 
 void tanh_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   float_unary_kernel(ctx, args, "aten::tanh.out",
-                     [](auto x) { return std::tanh(x); }, opt::tanh_f32);
+                     [](auto x) { return std::tanh(x); }, math::tanh_f32);
 }
 
 }  // namespace

@@ -173,7 +173,7 @@ TEST(MethodFusion, FusedUnfusedAndDeclinedRunsAgree) {
 
 // fused_cnn's pointwise convolution (8 -> 16 channels over 10x9 pixels)
 // takes a prepared weight, packed at load for the transposed product
-// (kernels/optimized/conv.h): fused and unfused, the convolution reads
+// (kernels/math/conv.h): fused and unfused, the convolution reads
 // the packed copy, so PyTorch's outputs survive zeroing the program's
 // weight, while the unprepared method then goes wrong.
 TEST(MethodFusion, PointwiseConvolutionReadsItsPreparedWeight) {

@@ -11,7 +11,7 @@
 // timing (each Method has its own memory and delegate state; the pool
 // runs one parallel section at a time, and how a kernel splits its work
 // depends on the thread count, not on which caller ran first). Across
-// pool sizes, too, the results are the same bits (kernels/optimized/isa.h
+// pool sizes, too, the results are the same bits (kernels/math/isa.h
 // promises it for the optimized kernels; checked below for these fixtures).
 //
 // scripts/test.sh --tsan runs this binary under ThreadSanitizer

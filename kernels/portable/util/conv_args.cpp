@@ -167,10 +167,10 @@ void read_conv_spec(KernelArgs& a, ConvSpec* spec) {
 }
 
 // The shape of a call whose constant weight the pointwise packing takes
-// (opt::conv2d_packed_weights_floats): Float 2-D, not transposed, the
+// (math::conv2d_packed_weights_floats): Float 2-D, not transposed, the
 // weight the contiguous constant itself.
 bool packed_weight_shape(Span<EValue*> args, const OperandSource& source,
-                         opt::Conv2dShape* s) {
+                         math::Conv2dShape* s) {
   if (source.transposed) return false;
   KernelContext scratch;
   KernelArgs a(scratch, args, "aten::convolution.out", 11);
@@ -185,20 +185,20 @@ bool packed_weight_shape(Span<EValue*> args, const OperandSource& source,
   ConvGeometry g;
   if (!convolution_geometry(a, spec, &g)) return false;
   *s = opt_shape(g);
-  return opt::conv2d_packed_weights_floats(*s) > 0;
+  return math::conv2d_packed_weights_floats(*s) > 0;
 }
 
 }  // namespace
 
 size_t conv_weight_operand_bytes(Span<EValue*> args, const OperandSource& source) {
-  opt::Conv2dShape s;
+  math::Conv2dShape s;
   return packed_weight_shape(args, source, &s) ? prepared_b_bytes(s.in_c, s.out_c) : 0;
 }
 
 void prepare_conv_weight_operand(Span<EValue*> args, const OperandSource& source, void* out) {
-  opt::Conv2dShape s;
+  math::Conv2dShape s;
   if (!packed_weight_shape(args, source, &s)) return;
-  opt::conv2d_pack_weights(s, source.constant.const_data_ptr<float>(),
+  math::conv2d_pack_weights(s, source.constant.const_data_ptr<float>(),
                            prepared_b_panels(out, s.in_c, s.out_c));
 }
 
@@ -253,8 +253,8 @@ bool prepare_convolution(KernelArgs& a, ConvCall* call) {
   return true;
 }
 
-opt::Conv2dShape opt_shape(const ConvGeometry& g) {
-  opt::Conv2dShape s;
+math::Conv2dShape opt_shape(const ConvGeometry& g) {
+  math::Conv2dShape s;
   s.batch = size_t(g.batch), s.in_c = size_t(g.in_channels), s.out_c = size_t(g.out_channels);
   s.groups = size_t(g.groups);
   s.in_h = size_t(g.in_h), s.in_w = size_t(g.in_w), s.out_h = size_t(g.out_h);
@@ -267,17 +267,17 @@ opt::Conv2dShape opt_shape(const ConvGeometry& g) {
 
 bool run_convolution_f32(KernelContext& ctx, const ConvGeometry& g, const float* in,
                          const float* weight, const float* bias, float* out,
-                         const opt::ConvEpilogue* epilogue) {
-  const opt::Conv2dShape s = opt_shape(g);
+                         const math::ConvEpilogue* epilogue) {
+  const math::Conv2dShape s = opt_shape(g);
   const bool depthwise = g.in_channels == g.groups;
   // The weights packed at load (prepare_conv_weight_operand), when the
   // call has them for this shape and ISA.
-  const float* packed = opt::conv2d_packed_weights_floats(s) > 0
+  const float* packed = math::conv2d_packed_weights_floats(s) > 0
                             ? prepared_gemm_b(ctx, g.in_channels, g.out_channels)
                             : nullptr;
   auto floats = [&](size_t workers) {
-    return depthwise ? opt::conv2d_depthwise_workspace_floats(s, workers)
-                     : opt::conv2d_nchw_workspace_floats(s, workers, opt::best_isa(),
+    return depthwise ? math::conv2d_depthwise_workspace_floats(s, workers)
+                     : math::conv2d_nchw_workspace_floats(s, workers, math::best_isa(),
                                                          packed != nullptr);
   };
   size_t workers = num_threads();
@@ -290,10 +290,10 @@ bool run_convolution_f32(KernelContext& ctx, const ConvGeometry& g, const float*
     return false;
   }
   if (depthwise) {
-    opt::conv2d_depthwise_nchw_f32(s, in, weight, bias, out, ws, workers, opt::best_isa(),
+    math::conv2d_depthwise_nchw_f32(s, in, weight, bias, out, ws, workers, math::best_isa(),
                                    epilogue);
   } else {
-    opt::conv2d_nchw_f32(s, in, weight, bias, out, ws, workers, opt::best_isa(), epilogue,
+    math::conv2d_nchw_f32(s, in, weight, bias, out, ws, workers, math::best_isa(), epilogue,
                          packed);
   }
   return true;

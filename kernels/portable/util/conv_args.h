@@ -1,12 +1,12 @@
 // The argument checks and geometry of aten::convolution.out, shared by
 // the operator (op_convolution.cpp) and the fused convolution + batch
 // norm (+ activation) kernels (fused_convolution.cpp), and the Float
-// fast path both run on kernels/optimized.
+// fast path both run on kernels/math.
 #pragma once
 
 #include <type_traits>
 
-#include "kernels/optimized/conv.h"
+#include "kernels/math/conv.h"
 #include "kernels/portable/util/conv_gemm.h"
 #include "runtime/kernel/kernel_args.h"
 #include "runtime/core/tensor.h"
@@ -44,17 +44,17 @@ bool convolution_geometry(KernelArgs& a, const ConvSpec& spec, ConvGeometry* g);
 // computes the geometry and resizes out. False after failing `a`.
 bool prepare_convolution(KernelArgs& a, ConvCall* call);
 
-opt::Conv2dShape opt_shape(const ConvGeometry& g);
+math::Conv2dShape opt_shape(const ConvGeometry& g);
 
 // convolution.out's weight (argument 1) packed once, at load, for the
-// pointwise product of few pixels (kernels/optimized/conv.h,
+// pointwise product of few pixels (kernels/math/conv.h,
 // conv2d_pack_weights) when the call's shapes take that form (0 bytes
 // otherwise): the operand preparation op_convolution.cpp registers.
 // run_convolution_f32 finds it through the kernel context.
 size_t conv_weight_operand_bytes(Span<EValue*> args, const OperandSource& source);
 void prepare_conv_weight_operand(Span<EValue*> args, const OperandSource& source, void* out);
 
-// Float, not transposed, on kernels/optimized/conv.h (depthwise or the
+// Float, not transposed, on kernels/math/conv.h (depthwise or the
 // GEMM form), with `epilogue` applied to every output (null: none). Each
 // thread takes its workspace (an im2col block, or a padded plane) from
 // temp memory; one thread's if that is short. False when even that is
@@ -62,11 +62,11 @@ void prepare_conv_weight_operand(Span<EValue*> args, const OperandSource& source
 // declines).
 bool run_convolution_f32(KernelContext& ctx, const ConvGeometry& g, const float* in,
                          const float* weight, const float* bias, float* out,
-                         const opt::ConvEpilogue* epilogue = nullptr);
+                         const math::ConvEpilogue* epilogue = nullptr);
 
 // out = conv(in, weight) + bias (bias may be null) for either kind of
 // convolution, by the engines op_convolution.cpp's overview describes:
-// Float non-transposed on kernels/optimized, the rest on util/conv_gemm.h.
+// Float non-transposed on kernels/math, the rest on util/conv_gemm.h.
 // False when transposed convolution finds no temp memory (it has no
 // scratch-free fallback); nothing is written then.
 template <typename T>

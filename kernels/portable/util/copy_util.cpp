@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "kernels/optimized/transpose.h"
+#include "kernels/math/transpose.h"
 #include "kernels/portable/util/convert.h"
 #include "kernels/portable/util/elementwise.h"
 #include "kernels/portable/util/shape_util.h"
@@ -41,7 +41,7 @@ bool copy_broadcast(KernelArgs& args, Tensor src, Tensor out) {
 }
 
 // When the view is a permutation of a dense source of out's dtype and out
-// is contiguous: the optimized library's transpose (tiled, threaded).
+// is contiguous: the kernel maths library's transpose (tiled, threaded).
 // False when the view is anything else (broadcast, gaps, overlap).
 bool copy_as_transpose(const void* src_data, ScalarType src_type, const int64_t* src_strides,
                        Tensor out) {
@@ -75,7 +75,7 @@ bool copy_as_transpose(const void* src_data, ScalarType src_type, const int64_t*
       if (sorted[j] == order[i]) perm[i] = j;
     }
   }
-  opt::transpose(out.element_size(), n, in_dims, perm, src_data, out.mutable_data_ptr());
+  math::transpose(out.element_size(), n, in_dims, perm, src_data, out.mutable_data_ptr());
   return true;
 }
 

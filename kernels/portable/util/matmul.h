@@ -1,7 +1,7 @@
 // The reference GEMM of the portable kernels: Double (and Float products
 // with alpha != 1 or an accumulating beta that found no temp memory) run
 // it; a plain Float product (alpha 1, beta 0) goes to the optimized
-// library's GEMM (kernels/optimized/gemm.h), which is tested against
+// library's GEMM (kernels/math/gemm.h), which is tested against
 // this one's results through the operator tests.
 //
 //   c[m x n] = beta * c + alpha * a[m x k] * b[k x n]
@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/optimized/gemm.h"
+#include "kernels/math/gemm.h"
 #include "runtime/platform/threadpool.h"
 
 namespace ember {
@@ -101,9 +101,9 @@ void gemm_parallel(int64_t m, int64_t n, int64_t k, T alpha, const T* a,
                    int64_t lda, const T* b, int64_t ldb, T beta, T* c,
                    int64_t ldc) {
   if constexpr (std::is_same_v<T, float>) {
-    // The plain product is the optimized library's (B read in place).
+    // The plain product is the kernel maths library's (B read in place).
     if (alpha == 1.0f && beta == 0.0f) {
-      opt::gemm_f32(size_t(m), size_t(n), size_t(k), a, size_t(lda), b, size_t(ldb), c,
+      math::gemm_f32(size_t(m), size_t(n), size_t(k), a, size_t(lda), b, size_t(ldb), c,
                     size_t(ldc));
       return;
     }

@@ -5,7 +5,7 @@
 #include "kernels/portable/util/matmul.h"
 #include "kernels/portable/util/prepared_gemm.h"
 #include "kernels/portable/util/shape_util.h"
-#include "kernels/optimized/gemm.h"
+#include "kernels/math/gemm.h"
 
 namespace ember {
 namespace {
@@ -14,30 +14,30 @@ namespace {
 // product, or nearly): packing B would cost as much as using it.
 constexpr int64_t kInPlaceRows = 8;
 
-// c[i] = a[i] @ b[i] in float on the optimized library: one product uses
+// c[i] = a[i] @ b[i] in float on the kernel maths library: one product uses
 // the B packed at load when the call has one (prepared_gemm.h), else packs
 // B into temp memory (in place when rows are few or temp memory is
 // short); a batch reads each B in place, spread over batch and rows.
 void product_f32(KernelContext& ctx, int64_t batch, int64_t m, int64_t n, int64_t k,
                  const float* a, const float* b, float* c) {
-  const opt::Isa isa = opt::best_isa();
+  const math::Isa isa = math::best_isa();
   const float* prepared = batch == 1 ? prepared_gemm_b(ctx, k, n) : nullptr;
   if (prepared != nullptr) {
-    opt::gemm_f32_packed_parallel(size_t(m), size_t(n), size_t(k), a, size_t(k), prepared, c,
+    math::gemm_f32_packed_parallel(size_t(m), size_t(n), size_t(k), a, size_t(k), prepared, c,
                                   size_t(n), isa);
     return;
   }
   if (batch == 1 && m > kInPlaceRows) {
-    const size_t floats = opt::gemm_packed_b_floats(size_t(k), size_t(n), isa);
+    const size_t floats = math::gemm_packed_b_floats(size_t(k), size_t(n), isa);
     float* packed = static_cast<float*>(ctx.allocate_temp(floats * sizeof(float), 64));
     if (packed != nullptr) {
-      opt::pack_gemm_b(size_t(k), size_t(n), b, size_t(n), packed, isa);
-      opt::gemm_f32_packed_parallel(size_t(m), size_t(n), size_t(k), a, size_t(k), packed, c,
+      math::pack_gemm_b(size_t(k), size_t(n), b, size_t(n), packed, isa);
+      math::gemm_f32_packed_parallel(size_t(m), size_t(n), size_t(k), a, size_t(k), packed, c,
                                     size_t(n), isa);
       return;
     }
   }
-  opt::bmm_f32(size_t(batch), size_t(m), size_t(n), size_t(k), a, size_t(m * k), b,
+  math::bmm_f32(size_t(batch), size_t(m), size_t(n), size_t(k), a, size_t(m * k), b,
                size_t(k * n), c, isa);
 }
 

@@ -14,7 +14,7 @@ bool check_matmul_operands(KernelArgs& args, const Tensor* tensors,
 
 // c[i] = beta * c[i] + alpha * a[i] @ b[i] for i < batch, with a [m, k],
 // b [k, n] and c [m, n] contiguous and of dtype `type`. Float runs the
-// optimized library's GEMM (kernels/optimized/gemm.h), B packed in temp
+// kernel maths library's GEMM (kernels/math/gemm.h), B packed in temp
 // memory when there is room; Double, and Float when beta != 0 finds no
 // temp memory for the product, run the reference blocked GEMM
 // (util/matmul.h), split across the thread pool; Half and

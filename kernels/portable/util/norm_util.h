@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "kernels/optimized/elementwise.h"
+#include "kernels/math/elementwise.h"
 
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/reduce_ops.h"
@@ -73,7 +73,7 @@ inline void batch_norm_factors(const T* weight, const T* bias, const S* mean, co
 // out = batch norm of contiguous in [n, c, plane] with per-channel
 // statistics mean[c], var[c] (see batch_norm_factors). One task per
 // (image, channel) plane, threaded above 2^15 elements; Float runs the
-// optimized library's scale-and-shift loop.
+// kernel maths library's scale-and-shift loop.
 template <typename T, typename S>
 void batch_norm_apply(const T* in, const T* w, const T* b, const S* mean,
                       const S* var, double eps, int64_t n, int64_t c, int64_t plane,
@@ -87,7 +87,7 @@ void batch_norm_apply(const T* in, const T* w, const T* b, const S* mean,
     const T* x = in + (i * c + ch) * plane;
     T* y = out + (i * c + ch) * plane;
     if constexpr (std::is_same_v<T, float>) {
-      opt::scale_shift_f32(size_t(plane), x, y, scale, shift);
+      math::scale_shift_f32(size_t(plane), x, y, scale, shift);
     } else {
       for (int64_t k = 0; k < plane; ++k) {
         y[k] = T(C(x[k]) * scale + shift);

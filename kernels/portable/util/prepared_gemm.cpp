@@ -2,7 +2,7 @@
 
 #include <cstring>
 
-#include "kernels/optimized/gemm.h"
+#include "kernels/math/gemm.h"
 
 namespace ember {
 namespace {
@@ -35,12 +35,12 @@ bool product_dims(const EValue& operand, const OperandSource& source, size_t* k,
 }  // namespace
 
 size_t prepared_b_bytes(size_t k, size_t n) {
-  return sizeof(PackedHeader) + opt::gemm_packed_b_floats(k, n, opt::best_isa()) * sizeof(float);
+  return sizeof(PackedHeader) + math::gemm_packed_b_floats(k, n, math::best_isa()) * sizeof(float);
 }
 
 float* prepared_b_panels(void* out, size_t k, size_t n) {
   PackedHeader header{};
-  header.magic = kMagic, header.isa = uint32_t(opt::best_isa()), header.k = k, header.n = n;
+  header.magic = kMagic, header.isa = uint32_t(math::best_isa()), header.k = k, header.n = n;
   std::memcpy(out, &header, sizeof(header));
   return reinterpret_cast<float*>(static_cast<char*>(out) + sizeof(header));
 }
@@ -54,13 +54,13 @@ size_t gemm_b_operand_bytes(const EValue& operand, const OperandSource& source) 
 void prepare_gemm_b_operand(const EValue& operand, const OperandSource& source, void* out) {
   size_t k = 0, n = 0;
   if (!product_dims(operand, source, &k, &n)) return;
-  const opt::Isa isa = opt::best_isa();
+  const math::Isa isa = math::best_isa();
   float* packed = prepared_b_panels(out, k, n);
   const float* c = source.constant.const_data_ptr<float>();
   if (source.transposed) {
-    opt::pack_gemm_bt(k, n, c, k, packed, isa);  // the constant is [n, k]
+    math::pack_gemm_bt(k, n, c, k, packed, isa);  // the constant is [n, k]
   } else {
-    opt::pack_gemm_b(k, n, c, n, packed, isa);
+    math::pack_gemm_b(k, n, c, n, packed, isa);
   }
 }
 
@@ -69,7 +69,7 @@ const float* prepared_gemm_b(const KernelContext& ctx, int64_t k, int64_t n) {
   if (p == nullptr || p->bytes < sizeof(PackedHeader)) return nullptr;
   PackedHeader header;
   std::memcpy(&header, p->data, sizeof(header));
-  if (header.magic != kMagic || header.isa != uint32_t(opt::best_isa()) ||
+  if (header.magic != kMagic || header.isa != uint32_t(math::best_isa()) ||
       header.k != uint64_t(k) || header.n != uint64_t(n)) {
     return nullptr;
   }
@@ -80,15 +80,15 @@ bool prepared_linear_f32(KernelContext& ctx, int64_t m, int64_t n, int64_t k, co
                          const float* bias, float* out) {
   const float* packed = prepared_gemm_b(ctx, k, n);
   if (packed == nullptr || (bias < out + m * n && out < bias + n)) return false;
-  const opt::Isa isa = opt::best_isa();
-  const size_t padded = opt::gemm_packed_b_floats(1, size_t(n), isa);
+  const math::Isa isa = math::best_isa();
+  const size_t padded = math::gemm_packed_b_floats(1, size_t(n), isa);
   float* col_bias = static_cast<float*>(ctx.allocate_temp(padded * sizeof(float), 64));
   if (col_bias == nullptr) return false;
   std::memcpy(col_bias, bias, size_t(n) * sizeof(float));
   std::memset(col_bias + n, 0, (padded - size_t(n)) * sizeof(float));
-  opt::GemmEpilogue epilogue{};
+  math::GemmEpilogue epilogue{};
   epilogue.col_bias = col_bias;
-  opt::gemm_f32_packed_parallel(size_t(m), size_t(n), size_t(k), a, size_t(k), packed, out,
+  math::gemm_f32_packed_parallel(size_t(m), size_t(n), size_t(k), a, size_t(k), packed, out,
                                 size_t(n), isa, &epilogue);
   return true;
 }

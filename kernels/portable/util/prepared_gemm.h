@@ -2,7 +2,7 @@
 // linear layer's weight, usually read through its transpose), for
 // addmm.out's and mm.out's operand preparations
 // (runtime/kernel/operand_preparation.h). The packing is the optimized
-// GEMM's own (kernels/optimized/gemm.h, pack_gemm_b / pack_gemm_bt) for
+// GEMM's own (kernels/math/gemm.h, pack_gemm_b / pack_gemm_bt) for
 // the ISA chosen at run time, behind a small header that says what was
 // packed, so a call uses it only when it matches.
 #pragma once

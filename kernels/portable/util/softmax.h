@@ -13,7 +13,7 @@
 
 #include <type_traits>
 
-#include "kernels/optimized/vmath.h"
+#include "kernels/math/vmath.h"
 
 #include <cmath>
 #include <cstdint>
@@ -27,9 +27,9 @@ namespace ember {
 template <typename T, bool kLog>
 void softmax_slices(const DimSplit& s, const T* in, T* out) {
   if constexpr (std::is_same_v<T, float>) {
-    // Float: the optimized library's vector softmax (kernels/optimized/
+    // Float: the kernel maths library's vector softmax (kernels/math/
     // vmath.h); the loops below are the reference for the other dtypes.
-    opt::softmax_f32(size_t(s.outer), size_t(s.size), size_t(s.inner), in, out, kLog);
+    math::softmax_f32(size_t(s.outer), size_t(s.size), size_t(s.inner), in, out, kLog);
     return;
   }
   using C = OpMath<T>;

@@ -33,7 +33,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "kernels/optimized/vmath.h"
+#include "kernels/math/vmath.h"
 #include "kernels/portable/util/arithmetic.h"
 #include "kernels/portable/util/math_util.h"
 #include "kernels/portable/util/shape_util.h"
@@ -47,10 +47,10 @@ inline ScalarType float_result_type(ScalarType in) {
   return is_floating_type(in) ? in : ScalarType::Float;
 }
 
-// A vectorized Float kernel of the optimized library (kernels/optimized/
+// A vectorized Float kernel of the kernel maths library (kernels/math/
 // vmath.h) that float_unary_run uses instead of `op` when self and out
 // are both Float and dense; null: none.
-using FloatVectorFn = void (*)(size_t n, const float* in, float* out, opt::Isa isa);
+using FloatVectorFn = void (*)(size_t n, const float* in, float* out, math::Isa isa);
 
 template <typename Op>
 void float_unary_run(KernelArgs& args, Tensor self, Tensor out, Op op,
@@ -64,7 +64,7 @@ void float_unary_run(KernelArgs& args, Tensor self, Tensor out, Op op,
     ElementwisePlan plan;
     if (unary_out_prologue(args, self, out, ScalarType::Float, &plan)) {
       fast(size_t(self.numel()), self.const_data_ptr<float>(), out.mutable_data_ptr<float>(),
-           opt::best_isa());
+           math::best_isa());
     }
     return;
   }

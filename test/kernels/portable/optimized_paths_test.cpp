@@ -1,4 +1,4 @@
-// Every portable operator whose Float form runs on kernels/optimized,
+// Every portable operator whose Float form runs on kernels/math,
 // checked against the same operator in Double (which keeps the reference
 // loops), on random data, at 1 and 2 threads: the differential test STYLE
 // habit 9 asks of each optimized path. Shapes are chosen to reach each
