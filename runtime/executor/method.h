@@ -51,6 +51,7 @@ struct ExecutionPlan;
 namespace ember {
 
 class Program;
+enum class TensorDataKind;  // runtime/executor/tensor_data_kind.h (internal)
 
 class Method final {
  public:
@@ -218,8 +219,8 @@ class Method final {
   // The bytes of an EXTERNAL constant tensor, from the program's data maps.
   Result<const void*> load_external_tensor(size_t index, const void* serialized_tensor,
                                            size_t nbytes);
-  Error check_tensor_data(const void* serialized_tensor, size_t index, const void* data,
-                          size_t nbytes) const;
+  Error check_tensor_data(const void* serialized_tensor, size_t index, TensorDataKind kind,
+                          const void* data, size_t nbytes) const;
   Error parse_value(size_t index);
   Error resolve_operators_and_backends();
   // The argument values of the first DelegateCall to a delegate (empty if

@@ -65,7 +65,7 @@ Error Method::check_planned_memory() const {
   bool any_planned_tensor = false;
   for (uint32_t i = 0; i < count(plan_->values()) && !any_planned_tensor; ++i) {
     const ember_fb::Tensor* t = plan_->values()->Get(i)->val_as_Tensor();
-    any_planned_tensor = t != nullptr && t->allocation_info() != nullptr;
+    any_planned_tensor = t != nullptr && tensor_data_kind(t) == TensorDataKind::Planned;
   }
   if (!any_planned_tensor) {
     return Error::Ok;
@@ -105,10 +105,7 @@ Error Method::parse_values() {
     const ember_fb::EValue* v = plan_->values()->Get(uint32_t(i));
     const ember_fb::Tensor* t =
         v->val_type() == ember_fb::KernelTypes::Tensor ? v->val_as_Tensor() : nullptr;
-    if (t != nullptr && t->extra_tensor_info() != nullptr &&
-        t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL) {
-      ++num_external;
-    }
+    if (t != nullptr && tensor_data_kind(t) == TensorDataKind::External) ++num_external;
   }
   if (num_external > 0) {
     external_ = allocate_method_array<FreeableBuffer>(allocator, num_external, name(),
@@ -230,8 +227,8 @@ Error Method::parse_value(size_t i) {
 // file could be odd), and a Bool tensor whose bytes come from the file (a
 // constant or a mutable initial value) must hold only 0 and 1 (any other
 // byte is not a valid bool). Found by fuzz/program_fuzzer.
-Error Method::check_tensor_data(const void* serialized, size_t i, const void* data,
-                                size_t nbytes) const {
+Error Method::check_tensor_data(const void* serialized, size_t i, TensorDataKind kind,
+                                const void* data, size_t nbytes) const {
   const auto* t = static_cast<const ember_fb::Tensor*>(serialized);
   if (data == nullptr) {
     return Error::Ok;
@@ -244,11 +241,12 @@ Error Method::check_tensor_data(const void* serialized, size_t i, const void* da
                         "method '%s' value %zu: %s data is not aligned to %zu bytes (a %s "
                         "offset in the file is misaligned)",
                         name(), i, scalar_type_name(type), alignment,
-                        t->allocation_info() != nullptr ? "planned memory" : "constant");
-  const bool from_file =
-      t->data_buffer_idx() > 0 ||
-      (t->extra_tensor_info() != nullptr &&
-       t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL);
+                        kind == TensorDataKind::Planned    ? "planned memory"
+                        : kind == TensorDataKind::External ? "external"
+                                                           : "constant");
+  // Bytes read from the file: constants, external data, initial values.
+  const bool from_file = kind == TensorDataKind::Constant || kind == TensorDataKind::External ||
+                         (kind == TensorDataKind::Planned && t->data_buffer_idx() > 0);
   if (type == ScalarType::Bool && from_file) {
     const uint8_t* bytes = static_cast<const uint8_t*>(data);
     for (size_t k = 0; k < nbytes; ++k) {
@@ -258,15 +256,6 @@ Error Method::check_tensor_data(const void* serialized, size_t i, const void* da
     }
   }
   return Error::Ok;
-}
-
-TensorDataKind tensor_data_kind(const ember_fb::Tensor* t) {
-  if (t->allocation_info() != nullptr) return TensorDataKind::Planned;
-  if (t->extra_tensor_info() != nullptr &&
-      t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL) {
-    return TensorDataKind::External;
-  }
-  return t->data_buffer_idx() > 0 ? TensorDataKind::Constant : TensorDataKind::Unset;
 }
 
 Error Method::parse_tensor(size_t i, const void* serialized) {
@@ -320,7 +309,7 @@ Error Method::parse_tensor(size_t i, const void* serialized) {
   } else if (kind == TensorDataKind::Constant) {
     data = const_cast<void*>(ProgramInternals(*program_).constant_data(t->data_buffer_idx()));
   }
-  EMBER_RETURN_IF_ERROR(check_tensor_data(t, i, data, *nbytes));
+  EMBER_RETURN_IF_ERROR(check_tensor_data(t, i, kind, data, *nbytes));
   new (impl) TensorImpl(static_cast<ScalarType>(t->scalar_type()), dim, sizes, data,
                         dim_order, strides,
                         static_cast<ShapeDynamism>(t->shape_dynamism()));

@@ -6,6 +6,7 @@
 #include "runtime/executor/method.h"
 #include "runtime/executor/method_allocation.h"
 #include "runtime/executor/operator_name.h"
+#include "runtime/executor/tensor_data_kind.h"
 #include "schema/program_generated.h"
 
 namespace ember {
@@ -59,8 +60,7 @@ bool is_external(const ember_fb::EValue* value) {
   const ember_fb::Tensor* t = value != nullptr && value->val_type() == ember_fb::KernelTypes::Tensor
                                   ? value->val_as_Tensor()
                                   : nullptr;
-  return t != nullptr && t->extra_tensor_info() != nullptr &&
-         t->extra_tensor_info()->location() == ember_fb::TensorDataLocation::EXTERNAL;
+  return t != nullptr && tensor_data_kind(t) == TensorDataKind::External;
 }
 
 // The argument list of a kernel or delegate call (null for the others).

@@ -7,6 +7,7 @@
 #include "runtime/core/tensor.h"
 #include "runtime/executor/program.h"
 #include "runtime/executor/program_internal.h"
+#include "runtime/executor/tensor_data_kind.h"
 #include "schema/program_generated.h"
 
 namespace ember {
@@ -36,13 +37,96 @@ bool aligned(const flatbuffers::Vector<T>* v) {
   return v == nullptr || reinterpret_cast<uintptr_t>(v->data()) % alignof(T) == 0;
 }
 
+// EXTERNAL data: constant bytes kept in a .ptd, found by key when the
+// method loads; data_buffer_idx means nothing for it.
+Error validate_external(const ember_fb::Tensor* t, const char* method, size_t i) {
+  const ember_fb::ExtraTensorInfo* extra = t->extra_tensor_info();
+  char key[128];
+  printable_name(extra->fully_qualified_name() ? extra->fully_qualified_name()->c_str() : "",
+                 key, sizeof(key));
+  EMBER_CHECK_OR_RETURN(
+      extra->fully_qualified_name() != nullptr && extra->fully_qualified_name()->size() > 0,
+      Error::InvalidProgram,
+      "method '%s' value %zu: tensor data is external but has no key "
+      "(fully_qualified_name)",
+      method, i);
+  EMBER_CHECK_OR_RETURN(t->allocation_info() == nullptr, Error::NotSupported,
+                        "method '%s' value %zu: external tensor '%s' is memory-planned "
+                        "(mutable external data); only external constants are supported",
+                        method, i, key);
+  return Error::Ok;
+}
+
+// A planned slot within its buffer, and its initial value (if any) within
+// its mutable data segment.
+Error validate_planned(const Program& program, const ember_fb::ExecutionPlan* plan,
+                       const ember_fb::Tensor* t, size_t nbytes, const char* method, size_t i) {
+  const ember_fb::AllocationDetails* alloc = t->allocation_info();
+  const auto* sizes = plan->non_const_buffer_sizes();
+  const uint32_t id = alloc->memory_id();
+  EMBER_CHECK_OR_RETURN(id >= 1 && id < count(sizes), Error::InvalidProgram,
+                        "method '%s' value %zu: memory_id %u out of range "
+                        "(planned buffer ids are 1..%d)",
+                        method, i, unsigned(id), int(count(sizes)) - 1);
+  const uint64_t offset =
+      uint64_t(alloc->memory_offset_low()) | uint64_t(alloc->memory_offset_high()) << 32;
+  const size_t element = element_size(static_cast<ScalarType>(t->scalar_type()));
+  EMBER_CHECK_OR_RETURN(offset % element == 0, Error::InvalidProgram,
+                        "method '%s' value %zu: planned offset %" PRIu64
+                        " is not aligned to its %zu-byte elements",
+                        method, i, offset, element);
+  const int64_t buffer_size = sizes->Get(id);
+  EMBER_CHECK_OR_RETURN(
+      buffer_size >= 0 && offset <= uint64_t(buffer_size) &&
+          nbytes <= uint64_t(buffer_size) - offset,
+      Error::InvalidProgram,
+      "method '%s' value %zu: planned slot [%" PRIu64 ", +%zu) overruns "
+      "planned buffer %u of %" PRId64 " bytes",
+      method, i, offset, nbytes, unsigned(id), buffer_size);
+  const uint32_t buffer_index = t->data_buffer_idx();
+  if (buffer_index == 0) {
+    return Error::Ok;
+  }
+  const ember_fb::Program* fb = ProgramInternals(program).flatbuffer();
+  const ember_fb::ExtraTensorInfo* extra = t->extra_tensor_info();
+  const uint64_t seg_list = extra != nullptr ? extra->mutable_data_segments_idx() : 0;
+  const auto* mds = fb->mutable_data_segments();
+  EMBER_CHECK_OR_RETURN(
+      mds != nullptr && seg_list < mds->size() && mds->Get(seg_list) != nullptr,
+      Error::InvalidProgram,
+      "method '%s' value %zu: initial value in mutable_data_segments[%" PRIu64
+      "], which does not exist (%u entries)",
+      method, i, seg_list, unsigned(count(mds)));
+  const ember_fb::SubsegmentOffsets* sub = mds->Get(flatbuffers::uoffset_t(seg_list));
+  EMBER_CHECK_OR_RETURN(
+      fb->segments() != nullptr && sub->segment_index() < fb->segments()->size(),
+      Error::InvalidProgram,
+      "method '%s' value %zu: mutable data segment index %u out of range",
+      method, i, unsigned(sub->segment_index()));
+  EMBER_CHECK_OR_RETURN(
+      buffer_index < count(sub->offsets()), Error::InvalidProgram,
+      "method '%s' value %zu: mutable data offset index %u out of range "
+      "(%u offsets)",
+      method, i, unsigned(buffer_index), unsigned(count(sub->offsets())));
+  const uint64_t seg_size = ProgramInternals(program).segment_size(sub->segment_index());
+  const uint64_t data_offset = sub->offsets()->Get(buffer_index);
+  EMBER_CHECK_OR_RETURN(
+      data_offset <= seg_size && nbytes <= seg_size - data_offset,
+      Error::InvalidProgram,
+      "method '%s' value %zu: initial value [%" PRIu64 ", +%zu) overruns "
+      "segment %u of %" PRIu64 " bytes",
+      method, i, data_offset, nbytes, unsigned(sub->segment_index()), seg_size);
+  return Error::Ok;
+}
+
+// The tensor's own fields, then its data by the kind parse_tensor will
+// place it as (tensor_data_kind(): one classification for both).
 Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* plan,
                       const char* method, size_t i, const ember_fb::Tensor* t) {
   Result<size_t> nbytes = serialized_tensor_nbytes(t, method, i);
   if (!nbytes.ok()) {
     return nbytes.error();
   }
-  const ember_fb::Program* fb = ProgramInternals(program).flatbuffer();
   const size_t dim = count(t->sizes());
   if (t->dim_order() != nullptr) {
     EMBER_CHECK_OR_RETURN(
@@ -60,86 +144,21 @@ Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* pla
   EMBER_CHECK_OR_RETURN(dynamism >= 0 && dynamism <= 2, Error::InvalidProgram,
                         "method '%s' value %zu: unknown shape_dynamism %d",
                         method, i, dynamism);
-  const ember_fb::ExtraTensorInfo* extra = t->extra_tensor_info();
-  if (extra != nullptr && extra->location() == ember_fb::TensorDataLocation::EXTERNAL) {
-    // Constant data kept in a .ptd, found by key when the method loads;
-    // data_buffer_idx means nothing for it.
-    char key[128];
-    printable_name(extra->fully_qualified_name() ? extra->fully_qualified_name()->c_str() : "",
-                   key, sizeof(key));
-    EMBER_CHECK_OR_RETURN(
-        extra->fully_qualified_name() != nullptr && extra->fully_qualified_name()->size() > 0,
-        Error::InvalidProgram,
-        "method '%s' value %zu: tensor data is external but has no key "
-        "(fully_qualified_name)",
-        method, i);
-    EMBER_CHECK_OR_RETURN(t->allocation_info() == nullptr, Error::NotSupported,
-                          "method '%s' value %zu: external tensor '%s' is memory-planned "
-                          "(mutable external data); only external constants are supported",
-                          method, i, key);
-    return Error::Ok;
-  }
-
-  const ember_fb::AllocationDetails* alloc = t->allocation_info();
-  const uint32_t buffer_index = t->data_buffer_idx();
-  if (alloc != nullptr) {
-    const auto* sizes = plan->non_const_buffer_sizes();
-    const uint32_t id = alloc->memory_id();
-    EMBER_CHECK_OR_RETURN(id >= 1 && id < count(sizes), Error::InvalidProgram,
-                          "method '%s' value %zu: memory_id %u out of range "
-                          "(planned buffer ids are 1..%d)",
-                          method, i, unsigned(id), int(count(sizes)) - 1);
-    const uint64_t offset =
-        uint64_t(alloc->memory_offset_low()) | uint64_t(alloc->memory_offset_high()) << 32;
-    const size_t element = element_size(static_cast<ScalarType>(t->scalar_type()));
-    EMBER_CHECK_OR_RETURN(offset % element == 0, Error::InvalidProgram,
-                          "method '%s' value %zu: planned offset %" PRIu64
-                          " is not aligned to its %zu-byte elements",
-                          method, i, offset, element);
-    const int64_t buffer_size = sizes->Get(id);
-    EMBER_CHECK_OR_RETURN(
-        buffer_size >= 0 && offset <= uint64_t(buffer_size) &&
-            *nbytes <= uint64_t(buffer_size) - offset,
-        Error::InvalidProgram,
-        "method '%s' value %zu: planned slot [%" PRIu64 ", +%zu) overruns "
-        "planned buffer %u of %" PRId64 " bytes",
-        method, i, offset, *nbytes, unsigned(id), buffer_size);
-    if (buffer_index > 0) {
-      const uint64_t seg_list =
-          extra != nullptr ? extra->mutable_data_segments_idx() : 0;
-      const auto* mds = fb->mutable_data_segments();
+  switch (tensor_data_kind(t)) {
+    case TensorDataKind::External:
+      return validate_external(t, method, i);
+    case TensorDataKind::Planned:
+      return validate_planned(program, plan, t, *nbytes, method, i);
+    case TensorDataKind::Constant:
       EMBER_CHECK_OR_RETURN(
-          mds != nullptr && seg_list < mds->size() && mds->Get(seg_list) != nullptr,
+          ProgramInternals(program).constant_in_range(t->data_buffer_idx(), *nbytes),
           Error::InvalidProgram,
-          "method '%s' value %zu: initial value in mutable_data_segments[%" PRIu64
-          "], which does not exist (%u entries)",
-          method, i, seg_list, unsigned(count(mds)));
-      const ember_fb::SubsegmentOffsets* sub = mds->Get(flatbuffers::uoffset_t(seg_list));
-      EMBER_CHECK_OR_RETURN(
-          fb->segments() != nullptr && sub->segment_index() < fb->segments()->size(),
-          Error::InvalidProgram,
-          "method '%s' value %zu: mutable data segment index %u out of range",
-          method, i, unsigned(sub->segment_index()));
-      EMBER_CHECK_OR_RETURN(
-          buffer_index < count(sub->offsets()), Error::InvalidProgram,
-          "method '%s' value %zu: mutable data offset index %u out of range "
-          "(%u offsets)",
-          method, i, unsigned(buffer_index), unsigned(count(sub->offsets())));
-      const uint64_t seg_size = ProgramInternals(program).segment_size(sub->segment_index());
-      const uint64_t data_offset = sub->offsets()->Get(buffer_index);
-      EMBER_CHECK_OR_RETURN(
-          data_offset <= seg_size && *nbytes <= seg_size - data_offset,
-          Error::InvalidProgram,
-          "method '%s' value %zu: initial value [%" PRIu64 ", +%zu) overruns "
-          "segment %u of %" PRIu64 " bytes",
-          method, i, data_offset, *nbytes, unsigned(sub->segment_index()), seg_size);
-    }
-  } else if (buffer_index > 0) {
-    EMBER_CHECK_OR_RETURN(ProgramInternals(program).constant_in_range(buffer_index, *nbytes),
-                          Error::InvalidProgram,
-                          "method '%s' value %zu: constant buffer %u (%zu "
-                          "bytes) is missing or outside the constant data",
-                          method, i, unsigned(buffer_index), *nbytes);
+          "method '%s' value %zu: constant buffer %u (%zu "
+          "bytes) is missing or outside the constant data",
+          method, i, unsigned(t->data_buffer_idx()), *nbytes);
+      return Error::Ok;
+    case TensorDataKind::Unset:
+      return Error::Ok;
   }
   return Error::Ok;
 }

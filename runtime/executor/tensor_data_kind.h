@@ -1,5 +1,6 @@
-// Where a serialized tensor's bytes come from, as the load-time code
-// reads it (parse_tensor places it; the prepared-operand planner asks
+// Where a serialized tensor's bytes come from: decided once, here, for
+// every load-time reader (validation checks each kind's fields,
+// parse_tensor places the data by it, the prepared-operand planner asks
 // whether it is a constant). Internal to runtime/executor.
 #pragma once
 
