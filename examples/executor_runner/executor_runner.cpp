@@ -77,7 +77,10 @@ DEFINE_string(print_output, "summary",
               "a .bpte prints its verification table, and its outputs only when this "
               "flag is given.");
 DEFINE_string(report, "", "Write the verification report as JSON to this file.");
-DEFINE_string(loader, "mmap", "Data loader: mmap, file or buffer.");
+DEFINE_string(loader, "mmap",
+              "Data loader: file, mmap, mmap_mlock (mmap with the loaded pages locked; "
+              "a refused mlock fails the load), mmap_mlock_ignore_errors (locked where "
+              "allowed) or buffer (the whole file read into memory).");
 DEFINE_bool(fusion, true,
             "Run fused operator sequences (convolution + batch norm + activation) as one; "
             "false runs every operator call as written.");

@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -13,7 +14,27 @@
 
 namespace ember {
 
-Result<MmapDataLoader> MmapDataLoader::from(const char* path) {
+namespace {
+
+size_t page_size() {
+  static const size_t size = size_t(::sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+// The soft RLIMIT_MEMLOCK as text ("65536 bytes", "unlimited"), for the
+// message of a refused mlock().
+std::string memlock_limit_text() {
+  struct rlimit limit;
+  if (::getrlimit(RLIMIT_MEMLOCK, &limit) != 0) return "unknown";
+  if (limit.rlim_cur == RLIM_INFINITY) return "unlimited";
+  return std::to_string(static_cast<unsigned long long>(limit.rlim_cur)) +
+         " bytes";
+}
+
+}  // namespace
+
+Result<MmapDataLoader> MmapDataLoader::from(const char* path,
+                                            MlockConfig mlock) {
   if (path == nullptr) {
     set_error_message("MmapDataLoader: path is null");
     return Error::InvalidArgument;
@@ -50,14 +71,18 @@ Result<MmapDataLoader> MmapDataLoader::from(const char* path) {
     }
   }
   ::close(fd);  // the mapping keeps the file referenced
-  return MmapDataLoader(base, size, std::string(path));
+  return MmapDataLoader(base, size, std::string(path), mlock);
 }
 
-MmapDataLoader::MmapDataLoader(void* base, size_t size, std::string path)
-    : base_(base), size_(size), path_(std::move(path)) {}
+MmapDataLoader::MmapDataLoader(void* base, size_t size, std::string path,
+                               MlockConfig mlock)
+    : base_(base), size_(size), path_(std::move(path)), mlock_(mlock) {}
 
 MmapDataLoader::MmapDataLoader(MmapDataLoader&& other) noexcept
-    : base_(other.base_), size_(other.size_), path_(std::move(other.path_)) {
+    : base_(other.base_),
+      size_(other.size_),
+      path_(std::move(other.path_)),
+      mlock_(other.mlock_) {
   other.base_ = nullptr;
   other.size_ = 0;
 }
@@ -68,6 +93,7 @@ MmapDataLoader& MmapDataLoader::operator=(MmapDataLoader&& other) noexcept {
     base_ = other.base_;
     size_ = other.size_;
     path_ = std::move(other.path_);
+    mlock_ = other.mlock_;
     other.base_ = nullptr;
     other.size_ = 0;
   }
@@ -78,7 +104,7 @@ MmapDataLoader::~MmapDataLoader() { unmap(); }
 
 void MmapDataLoader::unmap() {
   if (base_ != nullptr) {
-    ::munmap(base_, size_);
+    ::munmap(base_, size_);  // also drops the locks load() took
     base_ = nullptr;
     size_ = 0;
   }
@@ -94,8 +120,35 @@ Result<FreeableBuffer> MmapDataLoader::load(size_t offset, size_t size,
   if (size == 0) {
     return FreeableBuffer();
   }
+  const Error locked = lock_range(offset, size);
+  if (locked != Error::Ok) {
+    return locked;
+  }
   return FreeableBuffer(static_cast<const char*>(base_) + offset, size,
                         /*free_fn=*/nullptr);
+}
+
+Error MmapDataLoader::lock_range(size_t offset, size_t size) const {
+  if (mlock_ == MlockConfig::NoMlock) {
+    return Error::Ok;
+  }
+  // mlock() takes a page-aligned start; the mapping starts on a page, so
+  // rounding the offset down gives one. load() checked offset + size.
+  const size_t first = offset - offset % page_size();
+  const void* start = static_cast<const char*>(base_) + first;
+  if (::mlock(start, offset + size - first) == 0) {
+    return Error::Ok;
+  }
+  const int err = errno;
+  if (mlock_ == MlockConfig::UseMlockIgnoreErrors) {
+    return Error::Ok;  // the pages stay mapped, only not pinned
+  }
+  set_error_message(
+      "MmapDataLoader(%s): cannot mlock %zu bytes at offset %zu: %s "
+      "(RLIMIT_MEMLOCK: %s)",
+      path_.c_str(), size, offset, strerror(err),
+      memlock_limit_text().c_str());
+  return Error::AccessFailed;
 }
 
 }  // namespace ember

@@ -14,9 +14,21 @@
 // SegmentKind::Mutable, because the runtime copies mutable initial values
 // into its arenas instead of writing through the returned pointer.
 //
+// Locking (MlockConfig, chosen in from()): with UseMlock or
+// UseMlockIgnoreErrors each load() also mlock()s the pages its range
+// covers, so they are read in now and never paged out; that raises the
+// process's locked memory, which RLIMIT_MEMLOCK bounds for processes
+// without CAP_IPC_LOCK. Locks do not nest, and ranges may share pages, so
+// freeing a buffer leaves its pages locked: they are unlocked when the
+// loader unmaps the file (its destruction, or being assigned over). With
+// UseMlock a refused mlock() fails that load(); with UseMlockIgnoreErrors
+// the load goes on with the pages unlocked.
+//
 // Errors: from() gives Error::AccessFailed (path and strerror) when the
 // file cannot be opened, is not a regular file, or cannot be mapped;
-// load() gives Error::InvalidArgument for a range outside the file.
+// load() gives Error::InvalidArgument for a range outside the file, and,
+// with UseMlock, Error::AccessFailed when mlock() fails (the message names
+// the file, the range's offset and size, and strerror).
 //
 // If the file is truncated while mapped, touching the lost pages raises
 // SIGBUS; use FileDataLoader for files that may change.
@@ -33,7 +45,15 @@ namespace ember {
 
 class MmapDataLoader final : public DataLoader {
  public:
-  static Result<MmapDataLoader> from(const char* path);
+  // Whether load() locks the pages it returns (see "Locking" above).
+  enum class MlockConfig {
+    NoMlock,               // never lock (the default)
+    UseMlock,              // lock; a failed mlock() fails the load()
+    UseMlockIgnoreErrors,  // lock where mlock() allows, else go on unlocked
+  };
+
+  static Result<MmapDataLoader> from(
+      const char* path, MlockConfig mlock = MlockConfig::NoMlock);
 
   MmapDataLoader(MmapDataLoader&& other) noexcept;
   MmapDataLoader& operator=(MmapDataLoader&& other) noexcept;
@@ -48,14 +68,20 @@ class MmapDataLoader final : public DataLoader {
   Result<size_t> size() const override { return size_; }
 
   const std::string& path() const { return path_; }
+  MlockConfig mlock_config() const { return mlock_; }
 
  private:
-  MmapDataLoader(void* base, size_t size, std::string path);
+  MmapDataLoader(void* base, size_t size, std::string path,
+                 MlockConfig mlock);
   void unmap();
+  // Locks the pages under [offset, offset + size) (size > 0, in range) as
+  // mlock_ asks.
+  Error lock_range(size_t offset, size_t size) const;
 
   void* base_ = nullptr;  // null for an empty file (nothing is mapped)
   size_t size_ = 0;
   std::string path_;
+  MlockConfig mlock_ = MlockConfig::NoMlock;
 };
 
 }  // namespace ember

@@ -96,6 +96,8 @@ struct LoadModeName {
 constexpr LoadModeName kLoadModeNames[] = {
     {Module::LoadMode::File, "file"},
     {Module::LoadMode::Mmap, "mmap"},
+    {Module::LoadMode::MmapUseMlock, "mmap_mlock"},
+    {Module::LoadMode::MmapUseMlockIgnoreErrors, "mmap_mlock_ignore_errors"},
     {Module::LoadMode::Buffer, "buffer"},
 };
 
@@ -133,24 +135,45 @@ const char* Module::load_mode_names() {
 
 namespace {
 
-// A loader over `path` of the chosen kind. File reads are aligned for the
-// program embedded in a .bpte, so that it is loaded in place.
+// A FileDataLoader whose reads are aligned for the program embedded in a
+// .bpte, so that it is loaded in place.
+Result<std::unique_ptr<DataLoader>> open_file_loader(const std::string& path) {
+  Result<FileDataLoader> file = FileDataLoader::from(path.c_str(), kBundledProgramAlignment);
+  if (!file.ok()) return file.error();
+  return std::unique_ptr<DataLoader>(std::make_unique<FileDataLoader>(std::move(*file)));
+}
+
+Result<std::unique_ptr<DataLoader>> open_mmap_loader(const std::string& path,
+                                                     MmapDataLoader::MlockConfig mlock) {
+  Result<MmapDataLoader> map = MmapDataLoader::from(path.c_str(), mlock);
+  if (!map.ok()) return map.error();
+  return std::unique_ptr<DataLoader>(std::make_unique<MmapDataLoader>(std::move(*map)));
+}
+
+Result<std::unique_ptr<DataLoader>> open_buffer_loader(const std::string& path) {
+  Result<std::vector<uint8_t>> bytes = read_file(path);
+  if (!bytes.ok()) return bytes.error();
+  return std::unique_ptr<DataLoader>(std::make_unique<OwningBufferLoader>(std::move(*bytes)));
+}
+
+// A loader over `path` of the kind `mode` names.
 Result<std::unique_ptr<DataLoader>> open_loader(const std::string& path, Module::LoadMode mode) {
-  std::unique_ptr<DataLoader> loader;
-  if (mode == Module::LoadMode::File) {
-    Result<FileDataLoader> file = FileDataLoader::from(path.c_str(), kBundledProgramAlignment);
-    if (!file.ok()) return file.error();
-    loader = std::make_unique<FileDataLoader>(std::move(*file));
-  } else if (mode == Module::LoadMode::Mmap) {
-    Result<MmapDataLoader> map = MmapDataLoader::from(path.c_str());
-    if (!map.ok()) return map.error();
-    loader = std::make_unique<MmapDataLoader>(std::move(*map));
-  } else {
-    Result<std::vector<uint8_t>> bytes = read_file(path);
-    if (!bytes.ok()) return bytes.error();
-    loader = std::make_unique<OwningBufferLoader>(std::move(*bytes));
+  using Mlock = MmapDataLoader::MlockConfig;
+  switch (mode) {
+    case Module::LoadMode::File:
+      return open_file_loader(path);
+    case Module::LoadMode::Mmap:
+      return open_mmap_loader(path, Mlock::NoMlock);
+    case Module::LoadMode::MmapUseMlock:
+      return open_mmap_loader(path, Mlock::UseMlock);
+    case Module::LoadMode::MmapUseMlockIgnoreErrors:
+      return open_mmap_loader(path, Mlock::UseMlockIgnoreErrors);
+    case Module::LoadMode::Buffer:
+      return open_buffer_loader(path);
   }
-  return loader;
+  set_error_message("Module: unknown load mode %d (the modes are %s)", static_cast<int>(mode),
+                    Module::load_mode_names());
+  return Error::InvalidArgument;
 }
 
 // True when the loader's bytes carry the bundled program identifier.

@@ -94,18 +94,35 @@ struct VerifyReport {
 
 class Module final {
  public:
-  enum class LoadMode { File, Mmap, Buffer };
+  // How load() opens a file (a .pte, a .bpte, and each .ptd):
+  //  - File: FileDataLoader, every segment read into memory of its own.
+  //  - Mmap: MmapDataLoader, segments used in place, pages read on first
+  //    touch and never locked.
+  //  - MmapUseMlock: Mmap, and the pages of each loaded segment are
+  //    mlock()ed (MmapDataLoader::MlockConfig::UseMlock); a refused mlock()
+  //    fails the load, naming the file, range and cause.
+  //  - MmapUseMlockIgnoreErrors: as MmapUseMlock, but a refused mlock()
+  //    leaves the pages unlocked and the load goes on.
+  //  - Buffer: Ember's own addition: the whole file read into memory once.
+  // The first four are upstream ExecuTorch's names with its meanings. The
+  // default differs: upstream's is MmapUseMlock, Ember's is Mmap, because
+  // pinning every weight page makes all of them resident (a large model's
+  // whole size, even where a method reads few of them) and fails outright
+  // for a process without CAP_IPC_LOCK whose RLIMIT_MEMLOCK is smaller
+  // than the model (Linux's default is 8 MiB, 64 KiB before 5.16).
+  enum class LoadMode { File, Mmap, MmapUseMlock, MmapUseMlockIgnoreErrors, Buffer };
 
   // The one table of loader names, as tools spell them on their command
-  // lines: "file", "mmap", "buffer". False (and *mode untouched) for any
-  // other name.
+  // lines: "file", "mmap", "mmap_mlock", "mmap_mlock_ignore_errors",
+  // "buffer". False (and *mode untouched) for any other name.
   static bool parse_load_mode(const std::string& name, LoadMode* mode);
   static const char* load_mode_name(LoadMode mode);
-  // "file, mmap or buffer": the names parse_load_mode() takes, for messages.
+  // "file, mmap, mmap_mlock, mmap_mlock_ignore_errors or buffer": the names
+  // parse_load_mode() takes, for messages.
   static const char* load_mode_names();
 
-  // Opens `path` with the chosen loader (Buffer reads the whole file into
-  // memory first) and loads the program.
+  // Opens `path` with the chosen loader (see LoadMode) and loads the
+  // program.
   static Result<std::unique_ptr<Module>> load(
       const std::string& path, LoadMode mode = LoadMode::Mmap,
       Program::Verification verification = Program::Verification::Minimal);

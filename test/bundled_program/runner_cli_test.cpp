@@ -103,6 +103,8 @@ TEST_F(RunnerCli, TestIndexOutOfRange) {
 
 TEST_F(RunnerCli, BadFlagsAndUnknownMethod) {
   expect_clear_failure("--model_path=" + kAddPte + " --loader=tape", "--loader");
+  expect_clear_failure("--model_path=" + kAddPte + " --loader=mlock",
+                       "file, mmap, mmap_mlock, mmap_mlock_ignore_errors or buffer");
   expect_clear_failure("--model_path=" + bundled_fixture("add") + " --method_name=nope",
                        "nope");
 }
@@ -257,7 +259,7 @@ TEST_F(RunnerCli, UnplannedInputsAndOutputs) {
 // copies bundled inputs into memory of its own (binding them to the
 // bundle's bytes would change the bundle, or fault on a read-only mapping).
 TEST_F(RunnerCli, BundledInputsThatTheProgramWritesStayAsBundled) {
-  for (const char* loader : {"mmap", "file", "buffer"}) {
+  for (const char* loader : {"mmap", "file", "buffer", "mmap_mlock_ignore_errors"}) {
     SCOPED_TRACE(loader);
     const RunResult r = run_runner("--model_path=" + kIo +
                                    "/unplanned_mutated_input/model.bpte --num_executions=3"

@@ -1,5 +1,5 @@
 // FileDataLoader, MmapDataLoader and BufferDataLoader: ranges, bounds,
-// file errors, alignment, copy vs. in-place.
+// file errors, alignment, copy vs. in-place; MmapDataLoader's mlock modes.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -16,6 +16,7 @@
 #include "extension/data_loader/buffer_data_loader.h"
 #include "extension/data_loader/file_data_loader.h"
 #include "extension/data_loader/mmap_data_loader.h"
+#include "test/data_loader/memlock_limit.h"
 
 namespace ember {
 namespace {
@@ -309,6 +310,113 @@ TEST(MmapDataLoader, Moves) {
   Result<MmapDataLoader> other = MmapDataLoader::from(file.path());
   ASSERT_TRUE(other.ok());
   moved = std::move(*other);  // unmaps the old mapping
+  expect_range(moved, bytes, 0, 300);
+}
+
+// ---------------------------------------------------------------- mlock
+
+using Mlock = MmapDataLoader::MlockConfig;
+using testing::locked_kb;
+using testing::MemlockRefusedScope;
+using testing::mlock_probe;
+
+TEST(MmapDataLoader, NoMlockIsTheDefault) {
+  TempFile file(pattern(64));
+  Result<MmapDataLoader> loader = MmapDataLoader::from(file.path());
+  ASSERT_TRUE(loader.ok());
+  EXPECT_EQ(loader->mlock_config(), Mlock::NoMlock);
+}
+
+// UseMlock returns the same bytes in place, locks the pages under each
+// range (whole pages, from any offset), and unmapping unlocks them.
+TEST(MmapDataLoader, UseMlockLocksTheLoadedPages) {
+  const long page = sysconf(_SC_PAGESIZE);
+  const std::vector<uint8_t> bytes = pattern(size_t(page) * 3 + 100);
+  if (const int err = mlock_probe(bytes.size()); err != 0) {
+    GTEST_SKIP() << "this process may not lock " << bytes.size()
+                 << " bytes: " << strerror(err);
+  }
+  TempFile file(bytes);
+  const long before = locked_kb();
+  {
+    Result<MmapDataLoader> loader = MmapDataLoader::from(file.path(), Mlock::UseMlock);
+    ASSERT_TRUE(loader.ok()) << last_error_message();
+    EXPECT_EQ(loader->mlock_config(), Mlock::UseMlock);
+    expect_range(*loader, bytes, size_t(page) - 1, 2);  // two pages
+    expect_range(*loader, bytes, 3, 5);
+    expect_range(*loader, bytes, bytes.size(), 0);  // nothing to lock
+    Result<FreeableBuffer> whole = loader->load(0, bytes.size(), SegmentKind::Constant);
+    ASSERT_TRUE(whole.ok()) << last_error_message();
+    Result<FreeableBuffer> again = loader->load(0, 8, SegmentKind::Program);
+    ASSERT_TRUE(again.ok());
+    EXPECT_EQ(whole->data(), again->data());  // in place, as without mlock
+    if (before >= 0) {
+      EXPECT_GE(locked_kb() - before, 4 * page / 1024);  // all four pages
+    }
+    whole->free();  // the pages stay locked while the loader maps them
+    expect_range(*loader, bytes, 10, 10);
+    expect_bounds_rejected(*loader, bytes.size());  // checked before locking
+  }
+  if (before >= 0) {
+    EXPECT_EQ(locked_kb(), before);
+  }
+}
+
+TEST(MmapDataLoader, UseMlockFailureNamesTheFileRangeAndCause) {
+  const long page = sysconf(_SC_PAGESIZE);
+  const std::vector<uint8_t> bytes = pattern(size_t(page) * 2);
+  TempFile file(bytes);
+  Result<MmapDataLoader> loader = MmapDataLoader::from(file.path(), Mlock::UseMlock);
+  ASSERT_TRUE(loader.ok()) << last_error_message();
+  MemlockRefusedScope refused;
+  if (!refused.refused()) {
+    GTEST_SKIP() << "cannot make mlock() fail here: " << refused.reason();
+  }
+  Result<FreeableBuffer> buf = loader->load(size_t(page) + 1, 10, SegmentKind::Constant);
+  EXPECT_EQ(buf.error(), Error::AccessFailed);
+  EXPECT_TRUE(message_has(file.path())) << last_error_message();
+  EXPECT_TRUE(message_has("cannot mlock 10 bytes at offset ")) << last_error_message();
+  EXPECT_TRUE(message_has(std::to_string(page + 1).c_str())) << last_error_message();
+  EXPECT_TRUE(message_has(strerror(refused.probe_errno()))) << last_error_message();
+  EXPECT_TRUE(message_has("RLIMIT_MEMLOCK: 0 bytes")) << last_error_message();
+  // Nothing to lock, or a range outside the file: as without mlock.
+  EXPECT_TRUE(loader->load(5, 0, SegmentKind::Program).ok());
+  EXPECT_EQ(loader->load(0, bytes.size() + 1, SegmentKind::Program).error(),
+            Error::InvalidArgument);
+}
+
+// With RLIMIT_MEMLOCK at 0 (and, where it could be dropped, no
+// CAP_IPC_LOCK), UseMlockIgnoreErrors still loads every range; nothing is
+// locked when mlock() is refused.
+TEST(MmapDataLoader, UseMlockIgnoreErrorsLoadsUnderAZeroMemlockLimit) {
+  const long page = sysconf(_SC_PAGESIZE);
+  const std::vector<uint8_t> bytes = pattern(size_t(page) * 2 + 7);
+  TempFile file(bytes);
+  MemlockRefusedScope refused;
+  const long before = locked_kb();
+  Result<MmapDataLoader> loader =
+      MmapDataLoader::from(file.path(), Mlock::UseMlockIgnoreErrors);
+  ASSERT_TRUE(loader.ok()) << last_error_message();
+  expect_range(*loader, bytes, 0, bytes.size());
+  expect_range(*loader, bytes, size_t(page) - 3, 9);
+  expect_bounds_rejected(*loader, bytes.size());
+  if (refused.refused() && before >= 0) {
+    EXPECT_EQ(locked_kb(), before);
+  }
+}
+
+TEST(MmapDataLoader, MovesKeepTheMlockConfig) {
+  const std::vector<uint8_t> bytes = pattern(300);
+  TempFile file(bytes);
+  Result<MmapDataLoader> loader =
+      MmapDataLoader::from(file.path(), Mlock::UseMlockIgnoreErrors);
+  ASSERT_TRUE(loader.ok());
+  MmapDataLoader moved(std::move(*loader));
+  EXPECT_EQ(moved.mlock_config(), Mlock::UseMlockIgnoreErrors);
+  Result<MmapDataLoader> other = MmapDataLoader::from(file.path());
+  ASSERT_TRUE(other.ok());
+  moved = std::move(*other);
+  EXPECT_EQ(moved.mlock_config(), Mlock::NoMlock);
   expect_range(moved, bytes, 0, 300);
 }
 

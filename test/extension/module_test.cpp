@@ -1,17 +1,21 @@
 // extension/module: Module::execute/forward on portable and XNNPACK
 // fixtures (equal to the Method path and to PyTorch's outputs), input
 // checks that name the input, owned outputs, method metadata and loading,
-// and verify() on committed bundled programs.
+// the load modes (their names, and the mlock ones), and verify() on
+// committed bundled programs.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <vector>
 
+#include "extension/data_loader/mmap_data_loader.h"
 #include "extension/module/module.h"
 #include "extension/tensor/tensor_ptr.h"
 #include "runtime/core/error_message.h"
+#include "test/data_loader/memlock_limit.h"
 #include "test/runtime/fixture_util.h"
 
 namespace ember::testing {
@@ -386,8 +390,9 @@ TEST(Module, MethodMetaAndLoading) {
 // --- bundled programs ------------------------------------------------------
 
 TEST(Module, VerifyPassesOnEveryTestCaseOfACommittedBundle) {
-  for (Module::LoadMode mode :
-       {Module::LoadMode::Mmap, Module::LoadMode::File, Module::LoadMode::Buffer}) {
+  for (Module::LoadMode mode : {Module::LoadMode::Mmap, Module::LoadMode::File,
+                                Module::LoadMode::Buffer,
+                                Module::LoadMode::MmapUseMlockIgnoreErrors}) {
     std::unique_ptr<Module> module = load_module(models_dir() + "/bundled/mlp.bpte", mode);
     ASSERT_NE(module, nullptr);
     ASSERT_NE(module->bundle(), nullptr);
@@ -437,7 +442,7 @@ TEST(Module, VerifyOnTwoSuitesAndItsErrors) {
 // execute, compare; a comparison that fails is a report, not an Error;
 // every loader opens the bundle alike.
 TEST(Module, BundledInputsAndOutputsStepByStep) {
-  for (const char* name : {"file", "mmap", "buffer"}) {
+  for (const char* name : {"file", "mmap", "mmap_mlock_ignore_errors", "buffer"}) {
     SCOPED_TRACE(name);
     Module::LoadMode mode = Module::LoadMode::Mmap;
     ASSERT_TRUE(Module::parse_load_mode(name, &mode));
@@ -467,10 +472,114 @@ TEST(Module, BundledInputsAndOutputsStepByStep) {
     EXPECT_EQ(module->verify_outputs("missing", 0).error(), Error::NotFound);
     EXPECT_EQ(module->load_bundled_input("double_it", 3), Error::InvalidArgument);
   }
-  Module::LoadMode mode = Module::LoadMode::File;
-  EXPECT_FALSE(Module::parse_load_mode("tape", &mode));
-  EXPECT_EQ(mode, Module::LoadMode::File);
-  EXPECT_STREQ(Module::load_mode_names(), "file, mmap or buffer");
+}
+
+// --- load modes --------------------------------------------------------------
+
+constexpr Module::LoadMode kEveryLoadMode[] = {
+    Module::LoadMode::File, Module::LoadMode::Mmap, Module::LoadMode::MmapUseMlock,
+    Module::LoadMode::MmapUseMlockIgnoreErrors, Module::LoadMode::Buffer};
+
+TEST(Module, EveryLoadModeNameRoundTrips) {
+  const char* names[] = {"file", "mmap", "mmap_mlock", "mmap_mlock_ignore_errors", "buffer"};
+  for (size_t i = 0; i < std::size(kEveryLoadMode); ++i) {
+    SCOPED_TRACE(names[i]);
+    EXPECT_STREQ(Module::load_mode_name(kEveryLoadMode[i]), names[i]);
+    Module::LoadMode parsed = kEveryLoadMode[(i + 1) % std::size(kEveryLoadMode)];
+    ASSERT_TRUE(Module::parse_load_mode(names[i], &parsed));
+    EXPECT_EQ(parsed, kEveryLoadMode[i]);
+  }
+  EXPECT_STREQ(Module::load_mode_names(),
+               "file, mmap, mmap_mlock, mmap_mlock_ignore_errors or buffer");
+}
+
+TEST(Module, UnknownLoadModeNamesAreRefused) {
+  for (const char* name : {"tape", "", "MMAP", "mlock", "mmap_mlock_ignore", "mmap-mlock",
+                           "mmap_use_mlock", " mmap", "buffer "}) {
+    SCOPED_TRACE(name);
+    Module::LoadMode mode = Module::LoadMode::File;
+    EXPECT_FALSE(Module::parse_load_mode(name, &mode));
+    EXPECT_EQ(mode, Module::LoadMode::File);  // untouched
+  }
+}
+
+void expect_add_runs(Module::LoadMode mode) {
+  SCOPED_TRACE(Module::load_mode_name(mode));
+  const std::string dir = run_dirs("add", "forward")[0];
+  std::unique_ptr<Module> module = load_module(fixture_path("add"), mode);
+  ASSERT_NE(module, nullptr);
+  Result<Outputs> out = module->forward(run_inputs(dir, 2));
+  ASSERT_TRUE(out.ok()) << message();
+  expect_outputs(*out, dir);
+}
+
+// Each mode opens a fixture and runs it to PyTorch's outputs (mmap_mlock
+// in the next test: it needs a process that may lock the file).
+TEST(Module, EveryLoadModeLoadsAndRunsAFixture) {
+  for (Module::LoadMode mode : kEveryLoadMode) {
+    if (mode != Module::LoadMode::MmapUseMlock) expect_add_runs(mode);
+  }
+}
+
+TEST(Module, MmapMlockLoadsAndRunsAFixture) {
+  const size_t size = read_file_bytes(fixture_path("add")).size();
+  ASSERT_GT(size, 0u);
+  if (const int err = mlock_probe(size); err != 0) {
+    GTEST_SKIP() << "this process may not lock " << size << " bytes: " << std::strerror(err);
+  }
+  expect_add_runs(Module::LoadMode::MmapUseMlock);
+}
+
+// External data files are opened with the same mode as the program: a
+// .ptd that mmap_mlock cannot lock fails the load, naming that file.
+TEST(Module, ExternalDataFilesOpenWithTheMlockModes) {
+  const std::string dir = models_dir() + "/external";
+  const std::string pte = dir + "/portable.pte";
+  const std::string ptd = dir + "/portable.ptd";
+  Result<std::unique_ptr<Module>> module =
+      Module::load(pte, {ptd}, Module::LoadMode::MmapUseMlockIgnoreErrors);
+  ASSERT_TRUE(module.ok()) << message();
+  Result<Outputs> out = (*module)->forward(run_inputs(dir + "/forward/run0", 1));
+  ASSERT_TRUE(out.ok()) << message();
+  expect_outputs(*out, dir + "/forward/run0", 1e-4, 1e-5);
+
+  Result<MmapDataLoader> program = MmapDataLoader::from(pte.c_str());  // never locks
+  ASSERT_TRUE(program.ok()) << message();
+  MemlockRefusedScope refused;
+  if (!refused.refused()) {
+    GTEST_SKIP() << "cannot make mlock() fail here: " << refused.reason();
+  }
+  Result<std::unique_ptr<Module>> locked =
+      Module::load(std::make_unique<MmapDataLoader>(std::move(*program)), {ptd},
+                   Module::LoadMode::MmapUseMlock);
+  ASSERT_FALSE(locked.ok());
+  EXPECT_EQ(locked.error(), Error::AccessFailed);
+  EXPECT_TRUE(mentions(ptd));
+  EXPECT_TRUE(mentions("cannot mlock"));
+}
+
+// Under RLIMIT_MEMLOCK 0 (and without CAP_IPC_LOCK where it can be
+// dropped) mmap_mlock refuses the program, naming the file and range, and
+// mmap_mlock_ignore_errors loads and runs it unlocked. The limit and the
+// capability are restored when the scope ends.
+TEST(Module, MlockModesUnderARefusingMemlockLimit) {
+  const std::string path = fixture_path("add");
+  const std::string dir = run_dirs("add", "forward")[0];
+  MemlockRefusedScope refused;
+  std::unique_ptr<Module> module = load_module(path, Module::LoadMode::MmapUseMlockIgnoreErrors);
+  ASSERT_NE(module, nullptr);
+  Result<Outputs> out = module->forward(run_inputs(dir, 2));
+  ASSERT_TRUE(out.ok()) << message();
+  expect_outputs(*out, dir);
+  if (!refused.refused()) {
+    GTEST_SKIP() << "cannot make mlock() fail here: " << refused.reason();
+  }
+  Result<std::unique_ptr<Module>> locked = Module::load(path, Module::LoadMode::MmapUseMlock);
+  ASSERT_FALSE(locked.ok());
+  EXPECT_EQ(locked.error(), Error::AccessFailed);
+  EXPECT_TRUE(mentions(path));
+  EXPECT_TRUE(mentions("cannot mlock"));
+  EXPECT_TRUE(mentions(std::strerror(refused.probe_errno())));
 }
 
 }  // namespace
