@@ -39,7 +39,9 @@ DEFINE_string(threads, "1", "Thread counts, comma-separated (an axis of the matr
 DEFINE_string(backends, "all",
               "Backend settings, comma-separated: all (delegates as registered) and/or "
               "portable (the portable twin of a delegated program).");
-DEFINE_string(loader, "mmap", "Data loaders, comma-separated: mmap, file, buffer.");
+DEFINE_string(loader, "mmap",
+              "Data loaders, comma-separated: file, mmap, mmap_mlock, "
+              "mmap_mlock_ignore_errors or buffer (Module::load_mode_names()).");
 DEFINE_string(verification, "minimal",
               "Program verification levels, comma-separated: minimal, internal.");
 DEFINE_string(executions, "1", "Executions per subtest (timed: min and median), comma-separated.");
