@@ -46,9 +46,8 @@ TEST_P(FixtureTest, OutputsMatchPyTorch) {
 }
 
 std::string param_name(const ::testing::TestParamInfo<Param>& info) {
-  static const char* modes[] = {"File", "Mmap", "Buffer"};
   return std::string(fixtures()[std::get<0>(info.param)].name) + "_" +
-         modes[int(std::get<1>(info.param))] + "_" +
+         Module::load_mode_name(std::get<1>(info.param)) + "_" +
          (std::get<2>(info.param) == Program::Verification::Minimal ? "Minimal" : "Full");
 }
 
