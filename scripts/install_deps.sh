@@ -16,6 +16,8 @@ packages=(
   curl xz-utils debian-archive-keyring      # fetching XNNPACK's source packages
   clang                                     # XNNPACK's f32 GEMM kernels (build_xnnpack.sh)
   libbenchmark-dev                          # benchmarks
+  libsentencepiece-dev                      # LLM tokenizers: SentencePiece .model
+  libpcre2-dev                              # LLM tokenizers: tiktoken / tokenizer.json regexes
 )
 
 # Debian 13 and later ship an XNNPACK at least as new as the pinned one:

@@ -1,0 +1,83 @@
+// load_tokenizer(): read the file, tell its format from its first bytes,
+// hand it to that format's factory (formats.h).
+#include <cctype>
+#include <cstring>
+
+#include "extension/file_util/read_file.h"
+#include "extension/llm/tokenizer/formats.h"
+#include "extension/llm/tokenizer/tokenizer.h"
+#include "runtime/core/error_message.h"
+
+namespace ember::llm {
+namespace {
+
+size_t first_non_space(const std::string& bytes) {
+  size_t i = 0;
+  while (i < bytes.size() && std::isspace(static_cast<unsigned char>(bytes[i]))) ++i;
+  return i;
+}
+
+// tiktoken: lines of "<base64 bytes> <rank>"; the first one is enough.
+bool looks_like_tiktoken(const std::string& bytes) {
+  const size_t end = bytes.find('\n');
+  const std::string line = bytes.substr(0, end == std::string::npos ? bytes.size() : end);
+  const size_t space = line.find(' ');
+  if (space == 0 || space == std::string::npos || space + 1 >= line.size()) return false;
+  for (size_t i = 0; i < space; ++i) {
+    const unsigned char c = static_cast<unsigned char>(line[i]);
+    if (!std::isalnum(c) && c != '+' && c != '/' && c != '=') return false;
+  }
+  for (size_t i = space + 1; i < line.size(); ++i) {
+    if (!std::isdigit(static_cast<unsigned char>(line[i])) && line[i] != '\r') return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+const char* tokenizer_format_name(TokenizerFormat format) {
+  switch (format) {
+    case TokenizerFormat::SentencePiece: return "SentencePiece";
+    case TokenizerFormat::Llama2c: return "llama2.c tokenizer.bin";
+    case TokenizerFormat::HuggingFace: return "Hugging Face tokenizer.json";
+    case TokenizerFormat::Tiktoken: return "tiktoken";
+  }
+  return "?";
+}
+
+Result<TokenizerFormat> detect_tokenizer_format(const std::string& bytes) {
+  if (bytes.empty()) {
+    set_error_message("the file is empty");
+    return Error::InvalidArgument;
+  }
+  const size_t start = first_non_space(bytes);
+  if (start < bytes.size() && bytes[start] == '{') return TokenizerFormat::HuggingFace;
+  if (looks_like_tiktoken(bytes)) return TokenizerFormat::Tiktoken;
+  // A SentencePiece ModelProto opens with field 1 (its pieces),
+  // length-delimited: the tag byte 0x0a.
+  if (static_cast<unsigned char>(bytes[0]) == 0x0a) return TokenizerFormat::SentencePiece;
+  if (bytes.size() >= 4) return TokenizerFormat::Llama2c;
+  set_error_message("%zu bytes: not a SentencePiece model, llama2.c tokenizer.bin, "
+                    "tokenizer.json or tiktoken file", bytes.size());
+  return Error::InvalidArgument;
+}
+
+Result<std::unique_ptr<Tokenizer>> load_tokenizer(const std::string& path) {
+  Result<std::vector<uint8_t>> file = read_file(path);
+  if (!file.ok()) return file.error();
+  const std::string bytes(file->begin(), file->end());
+  Result<TokenizerFormat> format = detect_tokenizer_format(bytes);
+  if (!format.ok()) {
+    prefix_error_message("tokenizer", "%s", path.c_str());
+    return format.error();
+  }
+  switch (*format) {
+    case TokenizerFormat::SentencePiece: return make_sentencepiece_tokenizer(bytes, path);
+    case TokenizerFormat::Llama2c: return make_llama2c_tokenizer(bytes, path);
+    case TokenizerFormat::HuggingFace: return make_hf_tokenizer(bytes, path);
+    case TokenizerFormat::Tiktoken: return make_tiktoken_tokenizer(bytes, path);
+  }
+  return Error::Internal;
+}
+
+}  // namespace ember::llm
