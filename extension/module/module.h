@@ -155,18 +155,17 @@ class Module final {
   // lives. NotFound (with a message) when the program has no such method.
   Result<MethodMeta> method_meta(const std::string& name) const;
 
-  // Loads `name` on first use (memory sized from its MethodMeta; the method
-  // allocator grows and the load is retried if it was too small) and
-  // returns it. The Method lives until unload_method() or the Module's end.
+  // Loads `name` on first use and returns it. Its memory is allocated once,
+  // at the sizes its MethodMeta states (the planned buffers and
+  // method_allocator_bytes(), exact for this build). The Method lives until
+  // unload_method() or the Module's end.
   //
   // `event_tracer` (optional, not owned; runtime/core/event_tracer.h) is
   // handed to Program::load_method when this call loads the method: it
   // records the load and stays attached to the Method, so it must outlive
   // every execute() (or be detached with Method::set_event_tracer(nullptr)).
   // For a method already loaded it is ignored: attach one with
-  // Method::set_event_tracer. With a tracer, the method pool starts large
-  // enough (lazily mapped) that a retried load, which would record a second
-  // "Default" block, is unlikely.
+  // Method::set_event_tracer.
   Result<Method*> method(const std::string& name, EventTracer* event_tracer = nullptr);
 
   // method() without the pointer: loads `name` now instead of on first use.
