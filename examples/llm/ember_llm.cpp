@@ -1,0 +1,130 @@
+// ember_llm: prompt to streamed text for an LLM that upstream's exporter
+// wrote (export_llama or export_llm), with upstream's llama_main flags:
+//
+//   ember_llm --model_path llama.pte --tokenizer_path tokenizer.model \
+//       --prompt "Once upon a time" --temperature 0 --max_new_tokens 64
+//
+// Text goes to stdout as it comes (whole UTF-8 characters), then upstream's
+// "PyTorchObserver {...}" line; the human report goes to stderr.
+// --print_token_ids adds "prompt_ids: ..." and "generated_ids: ..." lines
+// (compare ids, not text, with upstream: its SentencePiece decoder prints
+// byte pieces as "<0xNN>"). Exit status: 0 on success, 1 when loading or
+// generation fails (the message says why), 2 for bad flags.
+#include <gflags/gflags.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "extension/llm/runner/text_llm_runner.h"
+#include "extension/llm/tokenizer/tokenizer.h"
+#include "runtime/core/error_message.h"
+#include "runtime/platform/threadpool.h"
+
+DEFINE_string(model_path, "llama2.pte", "Program (.pte) to run.");
+DEFINE_string(data_paths, "", "External data files (.ptd), comma-separated.");
+DEFINE_string(tokenizer_path, "tokenizer.bin",
+              "Tokenizer: SentencePiece .model, llama2.c tokenizer.bin, tokenizer.json or "
+              "tiktoken (told apart by content).");
+DEFINE_string(prompt, "The answer to the ultimate question is", "Prompt.");
+DEFINE_string(prompt_file, "", "Read the prompt from this file (overrides --prompt).");
+DEFINE_double(temperature, 0.8, "Sampling temperature; 0 is greedy.");
+DEFINE_double(topp, 0.9, "Nucleus sampling threshold (0 < topp < 1; else the full distribution).");
+DEFINE_uint64(seed, 0, "Sampling seed; 0 seeds from the clock.");
+DEFINE_int32(seq_len, -1, "Total tokens (prompt and new); -1: the model's context.");
+DEFINE_int32(max_new_tokens, -1, "New tokens at most; -1: what the context allows.");
+DEFINE_int32(cpu_threads, -1, "Threads; -1: the library's default.");
+DEFINE_int32(num_bos, 0, "BOS tokens put in front of the prompt.");
+DEFINE_int32(num_eos, 0, "EOS tokens put after the prompt.");
+DEFINE_bool(warmup, false, "Run one warm-up generation first (not reported).");
+DEFINE_bool(ignore_eos, false, "Keep generating past EOS tokens.");
+DEFINE_string(etdump_path, "", "Not supported yet by ember_llm (see docs/llm.md).");
+DEFINE_string(method_name, "forward", "The program's decoder method.");
+DEFINE_bool(print_token_ids, false, "Also print the prompt's and the generated token ids.");
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& text) {
+  std::vector<std::string> parts;
+  std::stringstream in(text);
+  std::string part;
+  while (std::getline(in, part, ',')) {
+    if (!part.empty()) parts.push_back(part);
+  }
+  return parts;
+}
+
+bool read_text(const std::string& path, std::string* text) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return false;
+  std::stringstream all;
+  all << in.rdbuf();
+  *text = all.str();
+  return true;
+}
+
+int fail(const char* what) {
+  std::fprintf(stderr, "error: %s: %s\n", what, ember::last_error_message());
+  return 1;
+}
+
+void print_ids(const char* label, const std::vector<uint64_t>& ids) {
+  std::printf("%s:", label);
+  for (uint64_t id : ids) std::printf(" %llu", static_cast<unsigned long long>(id));
+  std::printf("\n");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  gflags::SetUsageMessage("ember_llm --model_path M.pte --tokenizer_path T --prompt TEXT");
+  gflags::ParseCommandLineFlags(&argc, &argv, true);
+  if (!FLAGS_etdump_path.empty()) {
+    std::fprintf(stderr, "error: --etdump_path is not supported by ember_llm yet\n");
+    return 2;
+  }
+  std::string prompt = FLAGS_prompt;
+  if (!FLAGS_prompt_file.empty() && !read_text(FLAGS_prompt_file, &prompt)) {
+    std::fprintf(stderr, "error: cannot read --prompt_file %s\n", FLAGS_prompt_file.c_str());
+    return 2;
+  }
+  if (FLAGS_cpu_threads > 0 &&
+      ember::set_num_threads(size_t(FLAGS_cpu_threads)) != ember::Error::Ok) {
+    return fail("--cpu_threads");
+  }
+  auto tokenizer = ember::llm::load_tokenizer(FLAGS_tokenizer_path);
+  if (!tokenizer.ok()) return fail("loading the tokenizer");
+  auto runner = ember::llm::TextLlmRunner::create(FLAGS_model_path, split_commas(FLAGS_data_paths),
+                                                  std::move(*tokenizer), FLAGS_method_name);
+  if (!runner.ok()) return fail("loading the model");
+
+  ember::llm::GenerationConfig config;
+  config.temperature = float(FLAGS_temperature);
+  config.topp = float(FLAGS_topp);
+  config.seed = FLAGS_seed;
+  config.seq_len = FLAGS_seq_len;
+  config.max_new_tokens = FLAGS_max_new_tokens;
+  config.num_bos = FLAGS_num_bos;
+  config.num_eos = FLAGS_num_eos;
+  config.ignore_eos = FLAGS_ignore_eos;
+  if (FLAGS_warmup && (*runner)->warmup(prompt, config.max_new_tokens) != ember::Error::Ok) {
+    return fail("warm-up");
+  }
+  const ember::Error err = (*runner)->generate(prompt, config, [](const std::string& text) {
+    std::fwrite(text.data(), 1, text.size(), stdout);
+    std::fflush(stdout);
+  });
+  std::printf("\n");
+  if (err != ember::Error::Ok) return fail("generating");
+  if (FLAGS_print_token_ids) {
+    print_ids("prompt_ids", (*runner)->last_prompt_ids());
+    print_ids("generated_ids", (*runner)->last_generated_ids());
+  }
+  const std::string report = ember::llm::stats_report((*runner)->stats());
+  const size_t first_line = report.find('\n');
+  std::printf("%s\n", report.substr(0, first_line).c_str());
+  std::fprintf(stderr, "%s", report.substr(first_line + 1).c_str());
+  return 0;
+}
