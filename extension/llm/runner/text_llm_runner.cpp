@@ -19,7 +19,6 @@ Result<std::unique_ptr<TextLlmRunner>> TextLlmRunner::create(
     return Error::InvalidArgument;
   }
   std::unique_ptr<TextLlmRunner> r(new TextLlmRunner());
-  r->stats_.model_load_start_ms = time_in_ms();
   Result<std::unique_ptr<Module>> module = Module::load(model_path, data_paths);
   if (!module.ok()) return module.error();
   r->module_ = std::move(*module);
@@ -33,6 +32,14 @@ Result<std::unique_ptr<TextLlmRunner>> TextLlmRunner::create(
                       "their start position", method_name.c_str(), r->num_inputs_);
     return Error::InvalidArgument;
   }
+  Result<TensorInfo> tokens = meta->input_tensor_meta(0);
+  if (!tokens.ok()) return tokens.error();
+  if (tokens->sizes().size() != 2 || tokens->sizes()[1] < 1) {
+    set_error_message("method '%s' input 0 has %zu dims; an LLM takes tokens as [1, n]",
+                      method_name.c_str(), tokens->sizes().size());
+    return Error::InvalidArgument;
+  }
+  r->token_capacity_ = tokens->sizes()[1];
   if (r->num_inputs_ == 2) {
     Result<TensorInfo> positions = meta->input_tensor_meta(1);
     if (!positions.ok()) return positions.error();
@@ -50,6 +57,7 @@ bool TextLlmRunner::is_loaded() const { return module_->is_method_loaded(method_
 
 Error TextLlmRunner::load() {
   if (is_loaded()) return Error::Ok;
+  stats_.model_load_start_ms = time_in_ms();
   const Error err = module_->load_method(method_);
   stats_.model_load_end_ms = time_in_ms();
   return err;
@@ -147,8 +155,12 @@ Result<uint64_t> TextLlmRunner::sample(const GenerationConfig& config) {
 // Returns the first new token (greedy, as upstream's prefill samples).
 Result<uint64_t> TextLlmRunner::prefill_tokens(const std::vector<uint64_t>& tokens) {
   EMBER_RETURN_IF_ERROR(load());
+  // Upstream's exporter bounds the token input at max_seq_len - 1 while
+  // its runner sends chunks of max_seq_len (and fails on longer prompts):
+  // chunks here are what the input takes.
   const bool parallel = meta_.enable_dynamic_shape || !meta_.use_kv_cache;
-  const size_t chunk = parallel ? size_t(meta_.max_seq_len) : 1;
+  const size_t chunk =
+      parallel ? size_t(std::min<int64_t>(meta_.max_seq_len, token_capacity_)) : 1;
   for (size_t begin = 0; begin < tokens.size(); begin += chunk) {
     const size_t end = std::min(tokens.size(), begin + chunk);
     EMBER_RETURN_IF_ERROR(step(std::vector<int64_t>(tokens.begin() + begin, tokens.begin() + end),
@@ -188,10 +200,7 @@ Result<int64_t> TextLlmRunner::decode_loop(uint64_t first, int32_t max_new,
 
 Error TextLlmRunner::generate(const std::string& prompt, const GenerationConfig& config,
                               TokenCallback on_token, StatsCallback on_stats) {
-  if (!is_loaded()) {
-    stats_.model_load_start_ms = time_in_ms();
-    EMBER_RETURN_IF_ERROR(load());
-  }
+  EMBER_RETURN_IF_ERROR(load());
   stop_requested_.store(false);
   stats_.inference_start_ms = time_in_ms();
   Result<std::vector<uint64_t>> ids = encode_prompt(prompt, config);

@@ -12,7 +12,8 @@
 // The KV cache's position is kept across generate() calls, so a chat's
 // next turn reuses the cache; reset() starts over. Prefill runs the whole
 // prompt in one call when the program takes a dynamic sequence length (in
-// chunks of max_seq_len when longer), token by token otherwise. Generation
+// chunks of what the token input takes when longer), token by token
+// otherwise. Generation
 // stops at an EOS id (unless ignore_eos), at the resolved max_new_tokens,
 // or when stop() is called (from any thread). A prompt that does not fit
 // the context left is an InvalidArgument with a message saying how much
@@ -96,6 +97,7 @@ class TextLlmRunner {
   std::string method_;
   LlmMetadata meta_;
   bool takes_cache_positions_ = false;  // input 1 is [n] positions, not [1] start
+  int64_t token_capacity_ = 1;          // input 0's [1, n] upper bound
   size_t num_inputs_ = 0;
   int64_t pos_ = 0;
   std::atomic<bool> stop_requested_{false};
