@@ -122,8 +122,7 @@ model:
 export:
   max_seq_length: {MAX_SEQ}
   max_context_length: {MAX_CONTEXT}
-  output_dir: {os.path.dirname(out)}
-  output_name: {os.path.basename(out)}
+  output_name: {out}
 quantization:
   qmode: 8da4w
   group_size: 32
@@ -133,9 +132,10 @@ backend:
     enabled: True
     extended_ops: True
 """)
-    # export_llm writes output_name into the working directory
+    # export_llm writes output_name relative to the working directory (an
+    # absolute name is kept) and its hydra logs into it: run it in `work`
     subprocess.run([sys.executable, "-m", "executorch.extension.llm.export.export_llm",
-                    "--config", config], check=True, cwd=os.path.dirname(out),
+                    "--config", config], check=True, cwd=work,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
