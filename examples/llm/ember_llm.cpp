@@ -5,12 +5,14 @@
 //       --prompt "Once upon a time" --temperature 0 --max_new_tokens 64
 //
 // Text goes to stdout as it comes (whole UTF-8 characters), then upstream's
-// "PyTorchObserver {...}" line; the human report goes to stderr.
+// "PyTorchObserver {...}" line; the human report goes to stderr, with the
+// process's peak RSS and its RSS before loading.
 // --print_token_ids adds "prompt_ids: ..." and "generated_ids: ..." lines
 // (compare ids, not text, with upstream: its SentencePiece decoder prints
 // byte pieces as "<0xNN>"). Exit status: 0 on success, 1 when loading or
 // generation fails (the message says why), 2 for bad flags.
 #include <gflags/gflags.h>
+#include <sys/resource.h>
 
 #include <cstdio>
 #include <fstream>
@@ -65,6 +67,24 @@ bool read_text(const std::string& path, std::string* text) {
   return true;
 }
 
+// This process's resident memory now (VmRSS), in KiB; 0 if unknown.
+long current_rss_kib() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  long kib = 0;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return kib;
+}
+
+long peak_rss_kib() {
+  struct rusage usage;
+  return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
+}
+
 int fail(const char* what) {
   std::fprintf(stderr, "error: %s: %s\n", what, ember::last_error_message());
   return 1;
@@ -94,6 +114,7 @@ int main(int argc, char** argv) {
       ember::set_num_threads(size_t(FLAGS_cpu_threads)) != ember::Error::Ok) {
     return fail("--cpu_threads");
   }
+  const long rss_before_load = current_rss_kib();
   auto tokenizer = ember::llm::load_tokenizer(FLAGS_tokenizer_path);
   if (!tokenizer.ok()) return fail("loading the tokenizer");
   auto runner = ember::llm::TextLlmRunner::create(FLAGS_model_path, split_commas(FLAGS_data_paths),
@@ -126,5 +147,7 @@ int main(int argc, char** argv) {
   const size_t first_line = report.find('\n');
   std::printf("%s\n", report.substr(0, first_line).c_str());
   std::fprintf(stderr, "%s", report.substr(first_line + 1).c_str());
+  std::fprintf(stderr, "\tPeak RSS:\t%.1f MiB (%.1f MiB before loading)\n",
+               peak_rss_kib() / 1024.0, rss_before_load / 1024.0);
   return 0;
 }
