@@ -117,6 +117,11 @@ PYBIND11_MODULE(_ember, m) {
     }
   });
 
+#if EMBER_PY_LLM
+  bind_llm(m);
+#endif
+  m.attr("HAS_LLM") = bool(EMBER_PY_LLM);
+
   py::enum_<Program::Verification>(m, "Verification")
       .value("Minimal", Program::Verification::Minimal)
       .value("InternalConsistency", Program::Verification::InternalConsistency);

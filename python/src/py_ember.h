@@ -57,6 +57,11 @@ inline void check(ember::Error error, const std::string& what) {
 // shared, set_num_threads() exclusive.
 extern std::shared_mutex g_pool_lock;
 
+// ---- Text generation (py_llm.cpp; built with EMBER_BUILD_LLM) ----
+
+// Adds the `llm` submodule to `parent`.
+void bind_llm(py::module_& parent);
+
 // ---- Values (py_values.cpp) ----
 
 // Storage and metadata behind the tensors of one execute() call; the

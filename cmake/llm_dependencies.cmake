@@ -1,0 +1,23 @@
+# Resolves EMBER_BUILD_LLM (ON, OFF, AUTO; see the top-level CMakeLists.txt)
+# to ON or OFF, as a normal variable the subdirectories see, and finds the
+# LLM extension's libraries: EMBER_SENTENCEPIECE_* and EMBER_PCRE2_*.
+set(_ember_llm_request ${EMBER_BUILD_LLM})
+set(EMBER_BUILD_LLM OFF)
+if(_ember_llm_request STREQUAL "OFF" OR (_ember_llm_request STREQUAL "AUTO" AND
+   (EMBER_RUNTIME_ONLY OR CMAKE_CROSSCOMPILING)))
+  return()
+endif()
+find_package(PkgConfig QUIET)
+if(PkgConfig_FOUND)
+  pkg_check_modules(EMBER_SENTENCEPIECE QUIET sentencepiece)
+  pkg_check_modules(EMBER_PCRE2 QUIET libpcre2-8)
+endif()
+if(EMBER_SENTENCEPIECE_FOUND AND EMBER_PCRE2_FOUND)
+  set(EMBER_BUILD_LLM ON)
+elseif(_ember_llm_request STREQUAL "AUTO")
+  message(STATUS "Ember: the LLM extension is off (libsentencepiece-dev and libpcre2-dev "
+                 "not found; scripts/install_deps.sh installs them)")
+else()
+  message(FATAL_ERROR "EMBER_BUILD_LLM=ON needs libsentencepiece-dev and libpcre2-dev "
+                      "(scripts/install_deps.sh installs them), or -DEMBER_BUILD_LLM=OFF")
+endif()
