@@ -20,6 +20,8 @@
 #include <string>
 #include <vector>
 
+#include "devtools/etdump/etdump_writer.h"
+#include "devtools/event_recorder.h"
 #include "extension/llm/runner/text_llm_runner.h"
 #include "extension/llm/tokenizer/tokenizer.h"
 #include "runtime/core/error_message.h"
@@ -42,7 +44,10 @@ DEFINE_int32(num_bos, 0, "BOS tokens put in front of the prompt.");
 DEFINE_int32(num_eos, 0, "EOS tokens put after the prompt.");
 DEFINE_bool(warmup, false, "Run one warm-up generation first (not reported).");
 DEFINE_bool(ignore_eos, false, "Keep generating past EOS tokens.");
-DEFINE_string(etdump_path, "", "Not supported yet by ember_llm (see docs/llm.md).");
+DEFINE_string(etdump_path, "",
+              "Write upstream's ETDump (the method's load and every forward call's "
+              "operator events) to this file.");
+DEFINE_int32(etdump_buffer_mb, 16, "Event buffer for --etdump_path, in MiB.");
 DEFINE_string(method_name, "forward", "The program's decoder method.");
 DEFINE_bool(print_token_ids, false, "Also print the prompt's and the generated token ids.");
 
@@ -85,6 +90,21 @@ long peak_rss_kib() {
   return getrusage(RUSAGE_SELF, &usage) == 0 ? usage.ru_maxrss : 0;
 }
 
+bool write_etdump(const ember::devtools::EventRecorder& recorder, const std::string& path) {
+  auto bytes = ember::devtools::write_etdump(recorder);
+  if (!bytes.ok()) {
+    std::fprintf(stderr, "error: --etdump_path: %s\n", ember::last_error_message());
+    return false;
+  }
+  std::ofstream out(path, std::ios::binary);
+  out.write(reinterpret_cast<const char*>(bytes->data()), std::streamsize(bytes->size()));
+  if (!out) {
+    std::fprintf(stderr, "error: cannot write --etdump_path %s\n", path.c_str());
+    return false;
+  }
+  return true;
+}
+
 int fail(const char* what) {
   std::fprintf(stderr, "error: %s: %s\n", what, ember::last_error_message());
   return 1;
@@ -101,10 +121,6 @@ void print_ids(const char* label, const std::vector<uint64_t>& ids) {
 int main(int argc, char** argv) {
   gflags::SetUsageMessage("ember_llm --model_path M.pte --tokenizer_path T --prompt TEXT");
   gflags::ParseCommandLineFlags(&argc, &argv, true);
-  if (!FLAGS_etdump_path.empty()) {
-    std::fprintf(stderr, "error: --etdump_path is not supported by ember_llm yet\n");
-    return 2;
-  }
   std::string prompt = FLAGS_prompt;
   if (!FLAGS_prompt_file.empty() && !read_text(FLAGS_prompt_file, &prompt)) {
     std::fprintf(stderr, "error: cannot read --prompt_file %s\n", FLAGS_prompt_file.c_str());
@@ -120,6 +136,16 @@ int main(int argc, char** argv) {
   auto runner = ember::llm::TextLlmRunner::create(FLAGS_model_path, split_commas(FLAGS_data_paths),
                                                   std::move(*tokenizer), FLAGS_method_name);
   if (!runner.ok()) return fail("loading the model");
+  std::vector<uint8_t> events;
+  std::unique_ptr<ember::devtools::EventRecorder> recorder;
+  if (!FLAGS_etdump_path.empty()) {
+    events.resize(size_t(FLAGS_etdump_buffer_mb) << 20);
+    recorder = std::make_unique<ember::devtools::EventRecorder>(
+        ember::Span<uint8_t>(events.data(), events.size()));
+    if ((*runner)->set_event_tracer(recorder.get()) != ember::Error::Ok) {
+      return fail("--etdump_path");
+    }
+  }
 
   ember::llm::GenerationConfig config;
   config.temperature = float(FLAGS_temperature);
@@ -139,6 +165,7 @@ int main(int argc, char** argv) {
   });
   std::printf("\n");
   if (err != ember::Error::Ok) return fail("generating");
+  if (recorder != nullptr && !write_etdump(*recorder, FLAGS_etdump_path)) return 1;
   if (FLAGS_print_token_ids) {
     print_ids("prompt_ids", (*runner)->last_prompt_ids());
     print_ids("generated_ids", (*runner)->last_generated_ids());

@@ -58,9 +58,18 @@ bool TextLlmRunner::is_loaded() const { return module_->is_method_loaded(method_
 Error TextLlmRunner::load() {
   if (is_loaded()) return Error::Ok;
   stats_.model_load_start_ms = time_in_ms();
-  const Error err = module_->load_method(method_);
+  const Error err = module_->load_method(method_, event_tracer_);
   stats_.model_load_end_ms = time_in_ms();
   return err;
+}
+
+Error TextLlmRunner::set_event_tracer(EventTracer* tracer) {
+  if (is_loaded()) {
+    set_error_message("set_event_tracer: method '%s' is already loaded", method_.c_str());
+    return Error::InvalidState;
+  }
+  event_tracer_ = tracer;
+  return Error::Ok;
 }
 
 void TextLlmRunner::reset() {

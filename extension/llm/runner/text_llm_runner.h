@@ -56,6 +56,10 @@ class TextLlmRunner {
 
   bool is_loaded() const;
   Error load();
+  // Records the method's load and every forward call (profiling events)
+  // into `tracer` (not owned; it must outlive the runner). Set it before
+  // load() or the first generate(); InvalidState after.
+  Error set_event_tracer(EventTracer* tracer);
 
   Error generate(const std::string& prompt, const GenerationConfig& config,
                  TokenCallback on_token = {}, StatsCallback on_stats = {});
@@ -101,6 +105,7 @@ class TextLlmRunner {
   size_t num_inputs_ = 0;
   int64_t pos_ = 0;
   std::atomic<bool> stop_requested_{false};
+  EventTracer* event_tracer_ = nullptr;
   Stats stats_;
   std::vector<float> logits_;
   std::unique_ptr<Sampler> sampler_;
