@@ -248,6 +248,9 @@ void say(const char* fmt, ...) {
   va_start(args, fmt);
   vformat_text(text, sizeof(text), fmt, args);
   va_end(args);
+  // A line cut short keeps its end, so the next line starts on its own.
+  const size_t n = std::strlen(text), f = std::strlen(fmt);
+  if (f > 0 && fmt[f - 1] == '\n' && n > 0 && text[n - 1] != '\n') text[n - 1] = '\n';
   std::fputs(text, stdout);
 }
 

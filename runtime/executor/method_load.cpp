@@ -404,20 +404,30 @@ Error Method::resolve_operators_and_backends() {
     }
     missing_ops += kernels_[i] == nullptr ? 1 : 0;
   }
+  // Each missing backend is named once, however many delegate calls need it.
+  const auto named_before = [this](size_t i, const char* id) {
+    for (size_t j = 0; j < i; ++j) {
+      if (std::strcmp(plan_->delegates()->Get(uint32_t(j))->id()->c_str(), id) == 0) return true;
+    }
+    return false;
+  };
   char backends[kMaxErrorMessage / 2];
   size_t backends_used = 0;
+  size_t distinct_backends = 0;
   backends[0] = '\0';
   for (size_t i = 0; i < num_delegates; ++i) {
     const char* id = plan_->delegates()->Get(uint32_t(i))->id()->c_str();
     const BackendInterface* backend = find_backend(id);
-    if ((backend == nullptr || !backend->is_available()) &&
-        backends_used < sizeof(backends)) {
-      backends_used += format_text(backends + backends_used,
-                                       sizeof(backends) - backends_used, "%s'%s'%s",
-                                       missing_backends == 0 ? "" : ", ",
-                                       PrintableName(id).c_str(),
-                                       backend == nullptr ? "" : " (unavailable)");
+    if (backend == nullptr || !backend->is_available()) {
       ++missing_backends;
+      if (!named_before(i, id) && backends_used < sizeof(backends)) {
+        backends_used += format_text(backends + backends_used,
+                                     sizeof(backends) - backends_used, "%s'%s'%s",
+                                     distinct_backends == 0 ? "" : ", ",
+                                     PrintableName(id).c_str(),
+                                     backend == nullptr ? "" : " (unavailable)");
+        ++distinct_backends;
+      }
     }
     new (&delegates_[i]) Delegate{backend, nullptr, FreeableBuffer()};
     num_delegates_ = i + 1;  // constructed, so the destructor releases it
@@ -427,7 +437,7 @@ Error Method::resolve_operators_and_backends() {
   }
   clear_error_message();
   if (missing_backends > 0) {
-    append_error_message("method '%s': %zu backend(s) not registered: %s",
+    append_error_message("method '%s': %zu delegate call(s) need backend(s) not registered: %s",
                          PrintableName(name()).c_str(), missing_backends, backends);
   }
   if (missing_ops > 0) {

@@ -392,6 +392,20 @@ TEST(Backends, UnregisteredBackendIsNamed) {
   EXPECT_NE(message.find("aten::nope.out"), std::string::npos) << message;
 }
 
+TEST(Backends, AMissingBackendIsNamedOnceForEveryCall) {
+  Spec spec;
+  spec.values = {int_value(0)};
+  spec.delegate_ids = {"NoSuchBackend", "OtherMissing", "NoSuchBackend"};
+  Loaded l(build(spec));
+  EXPECT_NE(l.method_error, Error::Ok);
+  const std::string message = last_error_message();
+  EXPECT_NE(message.find("3 delegate call(s) need backend(s) not registered: "
+                         "'NoSuchBackend', 'OtherMissing'"),
+            std::string::npos)
+      << message;
+  EXPECT_EQ(message.find("'NoSuchBackend'"), message.rfind("'NoSuchBackend'")) << message;
+}
+
 TEST(Memory, MethodAllocatorExhaustionIsReported) {
   Spec spec;
   for (int i = 0; i < 100; ++i) spec.values.push_back(int_value(i));
