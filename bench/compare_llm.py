@@ -11,8 +11,9 @@ The model is made on demand into --work (not committed): a Llama of dim
 here on synthetic text with the `tokenizers` library), seeded random
 weights with RMSNorm weights of 1, exported with upstream's export_llama
 CLI: -X -qmode 8da4w -G 32 -E 4,32 --use_kv_cache --use_sdpa_with_kv_cache,
-max_seq_length 128, max_context_length 512. Greedy (temperature 0), one
-BOS, the same prompt (about 60 tokens) for both.
+max_seq_length 128, max_context_length 512, with get_eos_ids [32001] (no
+such token), so both runners generate exactly --new-tokens tokens. Greedy
+(temperature 0), one BOS, the same prompt (about 60 tokens) for both.
 
 Reported per thread count (medians over rounds): decode tokens/s (new
 tokens after the first over the time after prefill), time to first token
@@ -30,7 +31,6 @@ import resource
 import statistics
 import subprocess
 import sys
-import tempfile
 
 PROMPT = ("Once upon a time in a small village by the sea there lived an old "
           "fisherman and his wife. Every morning he went out in his boat and every "
@@ -61,32 +61,13 @@ def make_tokenizer(path):
 
 
 def make_model(work):
-    import torch
-    from executorch.examples.models.llama.llama_transformer import construct_transformer
-    from executorch.examples.models.llama.model_args import ModelArgs
-    params = os.path.join(work, "params.json")
-    with open(params, "w") as f:
-        json.dump(PARAMS, f)
-    torch.manual_seed(0)
-    model = construct_transformer(ModelArgs(max_seq_len=512, **PARAMS))
-    state = {}
-    for name, value in model.state_dict().items():
-        if "norm" in name and name.endswith(".weight"):
-            state[name] = torch.ones_like(value)
-        elif value.dtype.is_floating_point:
-            state[name] = torch.randn_like(value) * 0.02
-        else:
-            state[name] = value
-    ckpt = os.path.join(work, "ckpt.pth")
-    torch.save(state, ckpt)
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                                    "examples", "export"))
+    from export_tiny_llm import export_legacy, write_checkpoint
+    params, ckpt = write_checkpoint(work, PARAMS, max_seq_len=512, scale=0.02)
     out = os.path.join(work, "llama_512x8_8da4w.pte")
-    subprocess.run([sys.executable, "-m", "executorch.examples.models.llama.export_llama",
-                    "-c", ckpt, "-p", params, "-X", "-qmode", "8da4w", "-G", "32",
-                    "-E", "4,32", "--use_kv_cache", "--use_sdpa_with_kv_cache", "-d", "fp32",
-                    "--max_seq_length", "128", "--max_context_length", "512",
-                    "--metadata", '{"get_bos_id": 32000, "get_eos_ids": [32001]}',
-                    "--output_name", out], check=True, cwd=work,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    export_legacy(params, ckpt, out, max_seq=128, max_context=512,
+                  metadata='{"get_bos_id": 32000, "get_eos_ids": [32001]}')
     return out
 
 

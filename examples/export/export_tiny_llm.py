@@ -76,34 +76,39 @@ def train_tokenizer(out_dir):
     return prefix + ".model"
 
 
-def write_checkpoint(work):
+def write_checkpoint(work, params=PARAMS, max_seq_len=MAX_CONTEXT, scale=0.1):
+    """params.json and a checkpoint of seeded random weights (RMSNorm weights
+    1) in `work`; returns their paths. bench/compare_llm.py uses it too."""
     from executorch.examples.models.llama.llama_transformer import construct_transformer
     from executorch.examples.models.llama.model_args import ModelArgs
-    params = os.path.join(work, "params.json")
-    with open(params, "w") as f:
-        json.dump(PARAMS, f)
+    params_path = os.path.join(work, "params.json")
+    with open(params_path, "w") as f:
+        json.dump(params, f)
     torch.manual_seed(0)
-    model = construct_transformer(ModelArgs(max_seq_len=MAX_CONTEXT, **PARAMS))
+    model = construct_transformer(ModelArgs(max_seq_len=max_seq_len, **params))
     state = {}
     for name, value in model.state_dict().items():
         if "norm" in name and name.endswith(".weight"):
             state[name] = torch.ones_like(value)
         elif value.dtype.is_floating_point:
-            state[name] = torch.randn_like(value) * 0.1
+            state[name] = torch.randn_like(value) * scale
         else:
             state[name] = value
     ckpt = os.path.join(work, "ckpt.pth")
     torch.save(state, ckpt)
-    return params, ckpt
+    return params_path, ckpt
 
 
-def export_legacy(params, ckpt, out):
+def export_legacy(params, ckpt, out, max_seq=MAX_SEQ, max_context=MAX_CONTEXT,
+                  metadata=METADATA):
+    """upstream's export_llama CLI: 8da4w, 4-bit embeddings, KV cache, SDPA."""
     subprocess.run([sys.executable, "-m", "executorch.examples.models.llama.export_llama",
                     "-c", ckpt, "-p", params, "-X", "-qmode", "8da4w", "-G", "32",
                     "-E", "4,32", "--use_kv_cache", "--use_sdpa_with_kv_cache", "-d", "fp32",
-                    "--max_seq_length", str(MAX_SEQ), "--max_context_length", str(MAX_CONTEXT),
-                    "--metadata", METADATA, "--output_name", out],
-                   check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    "--max_seq_length", str(max_seq), "--max_context_length", str(max_context),
+                    "--metadata", metadata, "--output_name", out],
+                   check=True, cwd=os.path.dirname(out),
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
 def export_config(params, ckpt, out, work):
