@@ -330,6 +330,11 @@ TEST(MmapDataLoader, NoMlockIsTheDefault) {
 // UseMlock returns the same bytes in place, locks the pages under each
 // range (whole pages, from any offset), and unmapping unlocks them.
 TEST(MmapDataLoader, UseMlockLocksTheLoadedPages) {
+#if defined(__SANITIZE_ADDRESS__)
+  // AddressSanitizer replaces mlock() with a no-op that succeeds: nothing
+  // is locked, so VmLck cannot show it (CI's ASan step found this).
+  GTEST_SKIP() << "mlock is a no-op under AddressSanitizer";
+#endif
   const long page = sysconf(_SC_PAGESIZE);
   const std::vector<uint8_t> bytes = pattern(size_t(page) * 3 + 100);
   if (const int err = mlock_probe(bytes.size()); err != 0) {
