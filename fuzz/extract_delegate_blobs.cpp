@@ -33,12 +33,12 @@ int main(int argc, char** argv) {
     ember::BufferDataLoader loader(view->program_data(), view->program_size());
     ember::Result<ember::Program> program = ember::Program::load(&loader);
     if (!program.ok()) continue;
-    const auto* plans = ProgramInternals(*program).flatbuffer()->execution_plan();
+    const auto* plans = ember::ProgramInternals(*program).flatbuffer()->execution_plan();
     for (uint32_t p = 0; plans != nullptr && p < plans->size(); ++p) {
       const auto* delegates = plans->Get(p)->delegates();
       for (uint32_t d = 0; delegates != nullptr && d < delegates->size(); ++d) {
         ember::Result<ember::FreeableBuffer> blob =
-            ProgramInternals(*program).load_delegate_data(delegates->Get(d)->processed());
+            ember::ProgramInternals(*program).load_delegate_data(delegates->Get(d)->processed());
         if (!blob.ok()) continue;
         std::string base = argv[a];
         base = base.substr(base.find_last_of('/') + 1);

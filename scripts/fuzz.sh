@@ -3,7 +3,7 @@
 # them.
 #   scripts/fuzz.sh TARGET SECONDS   a campaign: one target (program,
 #                                    bundled_program, npy, runner_inputs,
-#                                    ptd, xnnpack_payload) for SECONDS, random seed,
+#                                    ptd, xnnpack_payload, tokenizer) for SECONDS, random seed,
 #                                    corpus kept in build-fuzz/corpus/TARGET
 #   scripts/fuzz.sh all SECONDS      every target, SECONDS each
 #   scripts/fuzz.sh --ci             what CI runs: every committed seed and
@@ -26,6 +26,11 @@ cd "$(dirname "$0")/.."
 targets_all=(program bundled_program npy runner_inputs ptd)
 # The XNNPACK blob parser, once the delegate is in the tree.
 if [ -f backends/xnnpack/xnn_payload.h ]; then targets_all+=(xnnpack_payload); fi
+# The LLM tokenizer files, when the LLM extension can be built (its
+# libraries are installed by scripts/install_deps.sh).
+if [ -f /usr/include/sentencepiece_processor.h ] && [ -f /usr/include/pcre2.h ]; then
+  targets_all+=(tokenizer)
+fi
 ci=0
 if [ "${1:-}" = --ci ]; then
   ci=1
@@ -78,6 +83,19 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
     ptd)
       cp test/models/external/*.ptd "$dir/"
       cp test/regression/*.ptd "$dir/" 2>/dev/null || true ;;
+    tokenizer)
+      # Selector byte (see the target): 0 SentencePiece, 1 llama2.c,
+      # 2 tokenizer.json, 3 tiktoken; 4 lets the detector choose.
+      local f sel
+      for f in test/models/tokenizers/*.model test/models/tokenizers/*.bin \
+               test/models/tokenizers/bytelevel_gpt2.json test/models/tokenizers/bytelevel_llama3.json \
+               test/models/llm/*.model test/regression/crash_tokenizer_*; do
+        case $f in
+          *tiktoken*) sel='\003' ;; *.model) sel='\000' ;; *.bin) sel='\001' ;; *.json) sel='\002' ;;
+        esac
+        { printf "$sel"; cat "$f"; } > "$dir/$(basename "$f")"
+        { printf '\004'; cat "$f"; } > "$dir/detect_$(basename "$f")"
+      done ;;
     xnnpack_payload)
       "$build_dir/fuzz/extract_delegate_blobs" "$dir" test/models/xnnpack/*.bpte >/dev/null
       cp test/regression/*.xnn "$dir/" 2>/dev/null || true ;;
@@ -87,6 +105,7 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
 max_len() {
   case $1 in
     program | bundled_program | xnnpack_payload) echo 16384 ;;
+    tokenizer) echo 65536 ;;
     *) echo 4096 ;;
   esac
 }
@@ -107,6 +126,7 @@ ci_runs() {
     runner_inputs) echo 600000 ;;
     ptd) echo 300000 ;;
     xnnpack_payload) echo 2000000 ;;
+    tokenizer) echo 100000 ;;
   esac
 }
 

@@ -18,6 +18,7 @@
 #include <sentencepiece_processor.h>
 
 #include <cinttypes>
+#include <exception>
 #include <memory>
 #include <string>
 #include <vector>
@@ -155,7 +156,24 @@ class SentencePieceTokenizer final : public Tokenizer {
 Result<std::unique_ptr<Tokenizer>> make_sentencepiece_tokenizer(const std::string& bytes,
                                                                 const std::string& path) {
   auto processor = std::make_unique<sentencepiece::SentencePieceProcessor>();
-  const sentencepiece::util::Status status = processor->LoadFromSerializedProto(bytes);
+  sentencepiece::util::Status status;
+  // libsentencepiece throws on some malformed models rather than returning
+  // a status (its trie builder: "failed to insert key: zero-length key" for
+  // an empty piece, found by fuzz/tokenizer_fuzzer). The throw stops here,
+  // at the library boundary, and becomes an error like any other.
+  try {
+    status = processor->LoadFromSerializedProto(bytes);
+  } catch (const std::exception& e) {
+    char shown[256];
+    printable_bytes(e.what(), std::char_traits<char>::length(e.what()), shown, sizeof(shown));
+    set_error_message("tokenizer %s: libsentencepiece rejected the model (%zu bytes) with an "
+                      "exception: %s", path.c_str(), bytes.size(), shown);
+    return Error::InvalidArgument;
+  } catch (...) {
+    set_error_message("tokenizer %s: libsentencepiece rejected the model (%zu bytes) with an "
+                      "exception", path.c_str(), bytes.size());
+    return Error::InvalidArgument;
+  }
   if (!status.ok()) {
     const char* reason = status.error_message();
     char shown[256];

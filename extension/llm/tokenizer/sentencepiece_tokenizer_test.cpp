@@ -117,6 +117,21 @@ TEST(SentencePieceTokenizer, TruncatedModelsFailCleanly) {
   }
 }
 
+// fuzz/tokenizer_fuzzer's finding: a unigram model with an empty piece
+// makes libsentencepiece's trie builder throw instead of returning a
+// status; that throw used to end the process. It is an error now.
+TEST(SentencePieceTokenizer, LibraryExceptionBecomesAnError) {
+  const std::string path =
+      std::string(EMBER_REGRESSION_DIR) + "/crash_tokenizer_sentencepiece_empty_piece.model";
+  Result<std::unique_ptr<Tokenizer>> tok = load_tokenizer(path);
+  ASSERT_FALSE(tok.ok());
+  EXPECT_EQ(tok.error(), Error::InvalidArgument);
+  const std::string message = last_error_message();
+  EXPECT_NE(message.find("zero-length key"), std::string::npos) << message;
+  EXPECT_NE(message.find("crash_tokenizer_sentencepiece_empty_piece.model"), std::string::npos)
+      << message;
+}
+
 TEST(SentencePieceTokenizer, CorruptedModelsFailCleanly) {
   const std::string bytes = read_fixture("sentencepiece_bpe.model");
   ASSERT_FALSE(bytes.empty());
