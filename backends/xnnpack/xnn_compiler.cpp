@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "backends/xnnpack/xnn_shared_workspace.h"
 #include "runtime/platform/log.h"
 #include "runtime/platform/threadpool.h"
 #include "schema/xnnpack_graph_generated.h"
@@ -389,7 +390,7 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
     err = define_node(sg, g, g.nodes[n], id.data());
   }
   if (err == Error::Ok) {
-    s = xnn_create_runtime_v4(sg, nullptr, plan->workspace, plan->pool,
+    s = xnn_create_runtime_v4(sg, plan->weights->provider(), plan->workspace, plan->pool,
                               plan->profiling ? XNN_FLAG_BASIC_PROFILING : 0, &step->runtime);
     if (s != xnn_status_success) {
       const Node& first = g.nodes[step->first_node];
@@ -406,6 +407,44 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
     step->externals[i] = xnn_external_value{uint32_t(i), nullptr};
   }
   return Error::Ok;
+}
+
+// Whether input `k` of `node` is weights XNNPACK packs when it creates the
+// node's operator (filter and bias of convolutions and fully connected
+// nodes), after which it reads only the packed copy.
+bool packed_operand(const Node& node, size_t k) {
+  const bool packs = node.type == T::XNNConv2d || node.type == T::XNNDepthwiseConv2d ||
+                     node.type == T::XNNConvTranspose2d || node.type == T::XNNFullyConnected;
+  return packs && (k == 1 || k == 2);
+}
+
+// Registers with the weights cache the named-data constants whose only
+// reader is one packed operand of a node in an XNNPACK runtime: once
+// packed, their program bytes are released. Constants that native steps,
+// other operands or several nodes read stay.
+void plan_weight_release(Plan* plan) {
+  Graph& g = plan->graph;
+  std::vector<uint32_t> uses(g.values.size(), 0);
+  std::vector<uint8_t> packed_once(g.values.size(), 0);
+  for (const Step& step : plan->steps) {
+    for (size_t n = step.first_node; n < step.end_node; ++n) {
+      const Node& node = g.nodes[n];
+      for (size_t k = 0; k < node.num_inputs; ++k) {
+        const uint32_t v = node.inputs[k];
+        if (v == kInvalidId) continue;
+        ++uses[v];
+        packed_once[v] = step.native == nullptr && packed_operand(node, k);
+      }
+    }
+  }
+  for (size_t v = 0; v < g.values.size(); ++v) {
+    if (uses[v] != 1 || !packed_once[v] || !g.values[v].is_constant()) continue;
+    for (FreeableBuffer& buffer : g.named_buffers) {
+      if (buffer.data() == g.values[v].data) {
+        plan->weights->release_after_packing(g.values[v].data, &buffer);
+      }
+    }
+  }
 }
 
 bool is_concatenate(T type) {
@@ -535,7 +574,11 @@ Plan::~Plan() {
     if (s.runtime != nullptr) xnn_delete_runtime(s.runtime);
   }
   for (void* p : owned) std::free(p);
-  if (workspace != nullptr) xnn_release_workspace(workspace);
+  if (shared_workspace) {
+    release_method_workspace(method_key);
+  } else if (workspace != nullptr) {
+    xnn_release_workspace(workspace);
+  }
 }
 
 Error compile_plan(Plan* plan) {
@@ -602,10 +645,20 @@ Error compile_plan(Plan* plan) {
   xnn_status s = initialize_xnnpack_once();
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::NotSupported,
                         "xnn_initialize failed (%s)", status_name(s));
-  // One workspace for the plan's runtimes: they run one after another.
-  s = xnn_create_workspace(&plan->workspace);
-  EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::DelegateMemoryAllocationFailed,
-                        "xnn_create_workspace failed (%s)", status_name(s));
+  plan->weights = std::make_unique<WeightsCache>();
+  plan_weight_release(plan);
+  // One workspace for the plan's runtimes (they run one after another),
+  // and for the method's other static plans when it has a key.
+  if (plan->method_key != nullptr && !plan->dynamic_shapes) {
+    plan->workspace = acquire_method_workspace(plan->method_key);
+    plan->shared_workspace = plan->workspace != nullptr;
+    EMBER_CHECK_OR_RETURN(plan->workspace != nullptr, Error::DelegateMemoryAllocationFailed,
+                          "xnn_create_workspace failed");
+  } else {
+    s = xnn_create_workspace(&plan->workspace);
+    EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::DelegateMemoryAllocationFailed,
+                          "xnn_create_workspace failed (%s)", status_name(s));
+  }
   for (size_t i = 0; i < plan->steps.size(); ++i) {
     Step& step = plan->steps[i];
     if (step.native == nullptr) {
@@ -618,6 +671,10 @@ Error compile_plan(Plan* plan) {
               node_type_name(g.nodes[step.first_node].type),
               step.end_node - step.first_node > 1 ? ", ..." : "");
   }
+  plan->weights->finalize();
+  EMBER_LOG(Debug, "XNNPACK delegate: %zu packed weight blocks, %zu bytes; %zu bytes of "
+            "program constants released after packing", plan->weights->entries(),
+            plan->weights->packed_bytes(), plan->weights->released_bytes());
   return Error::Ok;
 }
 

@@ -15,10 +15,12 @@
 
 #include <xnnpack.h>
 
+#include <memory>
 #include <vector>
 
 #include "backends/xnnpack/xnn_graph.h"
 #include "backends/xnnpack/xnn_routing.h"
+#include "backends/xnnpack/xnn_weights_cache.h"
 
 namespace ember::xnnpack {
 
@@ -37,7 +39,8 @@ struct Step {
   std::vector<uint64_t> op_times;   // XNNPACK's per-operator microseconds (scratch)
 };
 
-// Owns the XNNPACK runtimes and the intermediate buffers.
+// Owns the XNNPACK runtimes, their packed weights and the intermediate
+// buffers.
 struct Plan {
   Graph graph;
   std::vector<Step> steps;
@@ -51,6 +54,13 @@ struct Plan {
   // Dims of each graph input the runtime is shaped for (kMaxDims each).
   std::vector<size_t> input_dims;
   xnn_workspace_t workspace = nullptr;  // shared by the runtimes
+  // Set before compile_plan() to share the workspace with the method's
+  // other static plans (xnn_shared_workspace.h): the method's key.
+  const void* method_key = nullptr;
+  bool shared_workspace = false;  // `workspace` is method_key's
+  // Packed weights of the runtimes (xnn_weights_cache.h); the constants only
+  // a packing node reads are released from the program once packed.
+  std::unique_ptr<WeightsCache> weights;
   // Set before compile_plan() to create the runtimes with per-operator
   // timing (XNN_FLAG_BASIC_PROFILING): when a tracer is attached at load.
   bool profiling = false;

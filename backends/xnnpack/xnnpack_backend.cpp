@@ -1,6 +1,7 @@
 #include "backends/xnnpack/xnnpack_backend.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdio>
 #include <new>
 
@@ -156,6 +157,25 @@ Error bind_arguments(Plan* plan, Span<EValue*> args) {
   return Error::Ok;
 }
 
+// memory_stats(): live delegates' totals, updated at init and destroy.
+std::atomic<size_t> g_delegates{0};
+std::atomic<size_t> g_packed_bytes{0};
+std::atomic<size_t> g_released_bytes{0};
+
+void count_plan(const Plan& plan, bool add) {
+  const size_t packed = plan.weights ? plan.weights->packed_bytes() : 0;
+  const size_t released = plan.weights ? plan.weights->released_bytes() : 0;
+  if (add) {
+    g_delegates += 1;
+    g_packed_bytes += packed;
+    g_released_bytes += released;
+  } else {
+    g_delegates -= 1;
+    g_packed_bytes -= packed;
+    g_released_bytes -= released;
+  }
+}
+
 class XnnpackBackend final : public BackendInterface {
  public:
   bool is_available() const override { return true; }
@@ -167,6 +187,7 @@ class XnnpackBackend final : public BackendInterface {
     Plan* plan = new (std::nothrow) Plan();
     EMBER_CHECK_OR_RETURN(plan != nullptr, Error::DelegateMemoryAllocationFailed,
                           "cannot allocate the XNNPACK delegate state");
+    plan->method_key = context.allocator();  // one workspace per method
     Error err = build_graph(payload, context.named_data(), &plan->graph);
     if (err == Error::Ok) err = check_call_args(plan, context.call_args());
     plan->profiling = context.event_tracer() != nullptr;
@@ -176,6 +197,7 @@ class XnnpackBackend final : public BackendInterface {
       return err;
     }
     describe_steps(plan);
+    count_plan(*plan, /*add=*/true);
     size_t native = 0;
     for (const Step& s : plan->steps) native += s.native != nullptr ? 1 : 0;
     char method[64];
@@ -195,7 +217,9 @@ class XnnpackBackend final : public BackendInterface {
   }
 
   void destroy(DelegateHandle* handle) const override {
-    delete static_cast<Plan*>(handle);
+    Plan* plan = static_cast<Plan*>(handle);
+    if (plan != nullptr) count_plan(*plan, /*add=*/false);
+    delete plan;
   }
 };
 
@@ -210,4 +234,13 @@ const bool kRegistered = [] {
 }();
 
 }  // namespace
+
+MemoryStats memory_stats() {
+  MemoryStats stats;
+  stats.delegates = g_delegates.load();
+  stats.packed_weight_bytes = g_packed_bytes.load();
+  stats.released_constant_bytes = g_released_bytes.load();
+  return stats;
+}
+
 }  // namespace ember::xnnpack

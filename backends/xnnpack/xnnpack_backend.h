@@ -28,9 +28,15 @@
 // against the blob's upper bound, and resizes the outputs to what XNNPACK
 // computes (InvalidArgument past a bound or an output's capacity).
 //
-// Memory: the delegate state, XNNPACK runtimes and buffers for values
-// that cross between XNNPACK and native steps come from the heap (XNNPACK
-// allocates its own memory); destroy() releases them. A graph input or
+// Memory: the delegate state, XNNPACK runtimes, packed weights and
+// buffers for values that cross between XNNPACK and native steps come
+// from the heap (XNNPACK allocates its own memory); destroy() releases
+// them. Weights are packed into the delegate's own cache
+// (xnn_weights_cache.h): one copy per filter across the delegate's
+// runtimes, and a named-data constant whose only reader is a packed
+// operand is released from the program as soon as it is packed (the mmap
+// loader gives its pages back, the file loader frees its copy), so the
+// weights are resident once. memory_stats() sums what live delegates hold. A graph input or
 // output without memory (a program that leaves them to the application)
 // is InvalidState at execute, before XNNPACK sees it.
 //
@@ -40,9 +46,21 @@
 // Without one, execute pays one null check.
 #pragma once
 
+#include <cstddef>
+
 namespace ember::xnnpack {
 
 // The backend id programs use.
 constexpr const char* kXnnpackBackendId = "XnnpackBackend";
+
+// What the XNNPACK delegates alive in this process hold, for memory
+// reports (executor_runner --memory_report): summed over delegate
+// instances initialized and not yet destroyed.
+struct MemoryStats {
+  size_t delegates = 0;
+  size_t packed_weight_bytes = 0;       // the delegates' packed weights
+  size_t released_constant_bytes = 0;   // program constants released once packed
+};
+MemoryStats memory_stats();
 
 }  // namespace ember::xnnpack

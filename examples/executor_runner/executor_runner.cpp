@@ -32,6 +32,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <functional>
 #include <memory>
 #include <string>
@@ -39,6 +40,7 @@
 
 #include "bundled_program/bundled_program.h"
 #include "examples/executor_runner/runner_inputs.h"
+#include "examples/executor_runner/runner_memory.h"
 #include "examples/executor_runner/runner_report.h"
 #include "examples/executor_runner/runner_trace.h"
 #include "extension/module/module.h"
@@ -92,6 +94,10 @@ DEFINE_bool(full_verification, false,
 DEFINE_string(data_path, "",
               "External data files (.ptd) holding the program's weights, comma-separated; "
               "keys are looked up in them in order. Opened with --loader.");
+DEFINE_bool(memory_report, false,
+            "Print where memory goes: RSS before and after the program and each method "
+            "load and its executions, the peak and its growth, planned buffers, method "
+            "allocator, and the XNNPACK delegates' packed weights and released constants.");
 DEFINE_bool(verbose, false,
             "Print the runtime's debug log (e.g. how the XNNPACK delegate split its graph), "
             "and with --profile the time of every instruction.");
@@ -157,6 +163,7 @@ struct Session {
   bool single = false;              // one run in all (output file names)
   size_t total_runs = 0;            // method runs (test cases or --inputs)
   runner::TraceSession trace;       // --profile, --etdump_path, ... (runner_trace.h)
+  runner::MemoryReport memory;      // --memory_report (runner_memory.h)
   size_t failed_outputs = 0;
   size_t total_outputs = 0;
   std::string first_failure;
@@ -281,6 +288,7 @@ int load_model(Session& s) {
   s.summary.rtol = FLAGS_rtol;
   s.summary.atol = FLAGS_atol;
   s.summary.threads = g_threads;
+  if (FLAGS_memory_report) s.memory.sample("before load");
   const auto load_start = Clock::now();
   Result<std::unique_ptr<Module>> module =
       Module::load(FLAGS_model_path, g_data_paths, g_load_mode, verification);
@@ -290,6 +298,7 @@ int load_model(Session& s) {
   s.module = std::move(*module);
   s.module->set_prepare_operands(FLAGS_prepare_operands);
   s.summary.program_load_ms = ms_since(load_start);
+  if (FLAGS_memory_report) s.memory.sample("program loaded");
   s.bundle = s.module->bundle();
   s.summary.bundled = s.bundle != nullptr;
   if (FLAGS_testset_idx >= 0 && !s.summary.bundled) {
@@ -422,14 +431,22 @@ int run_method(Session& s, const std::string& name) {
     return fail(error_text("loading method '" + shown(name) + "'", method.error()));
   }
   s.summary.method_load_ms.emplace_back(shown(name), ms_since(method_start));
+  if (FLAGS_memory_report) s.memory.sample("method '" + shown(name) + "' loaded");
   (*method)->set_fusion_enabled(FLAGS_fusion);
-  return s.use_bundle_inputs ? run_test_cases(s, **method, name)
-                             : run_on_given_inputs(s, **method, name);
+  const int rc = s.use_bundle_inputs ? run_test_cases(s, **method, name)
+                                     : run_on_given_inputs(s, **method, name);
+  if (FLAGS_memory_report && rc == 0) s.memory.sample("method '" + shown(name) + "' executed");
+  return rc;
 }
 
 // The table, the JSON report, and the verdict.
 int report(const Session& s) {
   runner::print_summary(s.summary, stdout);
+  if (FLAGS_memory_report) {
+    std::error_code ec;
+    const auto file_bytes = std::filesystem::file_size(FLAGS_model_path, ec);
+    s.memory.print(stdout, *s.module, s.methods, ec ? 0 : size_t(file_bytes));
+  }
   if (!FLAGS_report.empty()) {
     const Error err = runner::write_json_report(s.summary, FLAGS_report);
     if (err != Error::Ok) return fail(error_text("--report", err));

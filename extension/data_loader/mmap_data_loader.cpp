@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <utility>
 
@@ -111,7 +112,7 @@ void MmapDataLoader::unmap() {
 }
 
 Result<FreeableBuffer> MmapDataLoader::load(size_t offset, size_t size,
-                                            SegmentKind /*kind*/) {
+                                            SegmentKind kind) {
   const Error err = data_loader_detail::check_range(
       "MmapDataLoader", path_.c_str(), offset, size, size_);
   if (err != Error::Ok) {
@@ -125,7 +126,19 @@ Result<FreeableBuffer> MmapDataLoader::load(size_t offset, size_t size,
     return locked;
   }
   return FreeableBuffer(static_cast<const char*>(base_) + offset, size,
-                        /*free_fn=*/nullptr);
+                        kind == SegmentKind::External ? &MmapDataLoader::release_pages
+                                                      : nullptr);
+}
+
+void MmapDataLoader::release_pages(void* /*context*/, void* data, size_t size) {
+  // Only the pages wholly inside the range: the edges may hold other data.
+  const uintptr_t page = page_size();
+  const uintptr_t begin = (reinterpret_cast<uintptr_t>(data) + page - 1) / page * page;
+  const uintptr_t end = (reinterpret_cast<uintptr_t>(data) + size) / page * page;
+  if (end <= begin) return;
+  void* start = reinterpret_cast<void*>(begin);
+  ::munlock(start, end - begin);  // MADV_DONTNEED refuses locked pages
+  ::madvise(start, end - begin, MADV_DONTNEED);
 }
 
 Error MmapDataLoader::lock_range(size_t offset, size_t size) const {

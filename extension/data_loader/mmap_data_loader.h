@@ -2,9 +2,17 @@
 //
 // from() maps the whole file once (PROT_READ, MAP_PRIVATE) and closes the
 // descriptor; the mapping lives until the loader is destroyed. load()
-// returns a pointer into the mapping: no copy, and freeing the buffer does
-// nothing. So returned buffers must not be used after the loader is
-// destroyed. Pages are read from the file lazily, on first touch.
+// returns a pointer into the mapping: no copy. So returned buffers must not
+// be used, or freed, after the loader is destroyed. Pages are read from the
+// file lazily, on first touch.
+//
+// Freeing a buffer does nothing, except for named data
+// (SegmentKind::External): there it gives back the whole pages inside the
+// buffer's range (munlock, then madvise MADV_DONTNEED), so weights a
+// delegate has packed stop counting in the process's memory. The mapping
+// is read-only and private, so any later read of those bytes (another
+// buffer over the same range) faults them in from the file again: the
+// bytes never change, only whether they are resident.
 //
 // Alignment: the mapping starts on a page boundary, so a buffer for
 // `offset` is aligned as `offset` is (a .pte writer aligns segment offsets;
@@ -19,8 +27,9 @@
 // covers, so they are read in now and never paged out; that raises the
 // process's locked memory, which RLIMIT_MEMLOCK bounds for processes
 // without CAP_IPC_LOCK. Locks do not nest, and ranges may share pages, so
-// freeing a buffer leaves its pages locked: they are unlocked when the
-// loader unmaps the file (its destruction, or being assigned over). With
+// freeing a buffer leaves its pages locked (named data excepted, above):
+// they are unlocked when the loader unmaps the file (its destruction, or
+// being assigned over). With
 // UseMlock a refused mlock() fails that load(); with UseMlockIgnoreErrors
 // the load goes on with the pages unlocked.
 //
@@ -74,6 +83,9 @@ class MmapDataLoader final : public DataLoader {
   MmapDataLoader(void* base, size_t size, std::string path,
                  MlockConfig mlock);
   void unmap();
+  // FreeableBuffer release for named data (see above); no context, so a
+  // moved loader's buffers stay valid.
+  static void release_pages(void* context, void* data, size_t size);
   // Locks the pages under [offset, offset + size) (size > 0, in range) as
   // mlock_ asks.
   Error lock_range(size_t offset, size_t size) const;

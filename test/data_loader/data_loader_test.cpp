@@ -17,6 +17,7 @@
 #include "extension/data_loader/file_data_loader.h"
 #include "extension/data_loader/mmap_data_loader.h"
 #include "test/data_loader/memlock_limit.h"
+#include "test/utils/resident_pages.h"
 
 namespace ember {
 namespace {
@@ -319,6 +320,30 @@ using Mlock = MmapDataLoader::MlockConfig;
 using testing::locked_kb;
 using testing::MemlockRefusedScope;
 using testing::mlock_probe;
+
+// Named data (SegmentKind::External) is what a delegate releases once it
+// has packed it: freeing it gives back the whole pages inside its range;
+// the same bytes load again from the file. Other kinds stay mapped.
+TEST(MmapDataLoader, FreeingNamedDataGivesItsPagesBack) {
+  const size_t page = size_t(sysconf(_SC_PAGESIZE));
+  const std::vector<uint8_t> bytes = pattern(page * 40);
+  TempFile file(bytes);
+  Result<MmapDataLoader> loader = MmapDataLoader::from(file.path());
+  ASSERT_TRUE(loader.ok()) << last_error_message();
+  const size_t offset = page / 2, size = page * 30;  // 29 whole pages inside
+  Result<FreeableBuffer> named = loader->load(offset, size, SegmentKind::External);
+  Result<FreeableBuffer> constant = loader->load(offset, size, SegmentKind::Constant);
+  ASSERT_TRUE(named.ok() && constant.ok());
+  const void* data = named->data();
+  EXPECT_EQ(std::memcmp(data, bytes.data() + offset, size), 0);  // touches every page
+  ASSERT_EQ(testing::resident_pages(data, size), 29u);
+  constant->free();  // in place, nothing given back
+  EXPECT_EQ(testing::resident_pages(data, size), 29u);
+  named->free();
+  EXPECT_EQ(testing::resident_pages(data, size), 0u);
+  expect_range(*loader, bytes, offset, size);  // read again from the file
+  EXPECT_EQ(testing::resident_pages(data, size), 29u);
+}
 
 TEST(MmapDataLoader, NoMlockIsTheDefault) {
   TempFile file(pattern(64));

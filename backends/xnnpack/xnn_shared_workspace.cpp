@@ -1,0 +1,47 @@
+#include "backends/xnnpack/xnn_shared_workspace.h"
+
+#include <cstddef>
+#include <mutex>
+#include <vector>
+
+namespace ember::xnnpack {
+namespace {
+
+struct Entry {
+  const void* method;
+  xnn_workspace_t workspace;
+  size_t users;
+};
+
+std::mutex g_mutex;
+std::vector<Entry> g_entries;  // a handful: one per loaded method
+
+}  // namespace
+
+xnn_workspace_t acquire_method_workspace(const void* method) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (Entry& e : g_entries) {
+    if (e.method == method) {
+      ++e.users;
+      return e.workspace;
+    }
+  }
+  xnn_workspace_t workspace = nullptr;
+  if (xnn_create_workspace(&workspace) != xnn_status_success) return nullptr;
+  g_entries.push_back({method, workspace, 1});
+  return workspace;
+}
+
+void release_method_workspace(const void* method) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (size_t i = 0; i < g_entries.size(); ++i) {
+    if (g_entries[i].method != method) continue;
+    if (--g_entries[i].users == 0) {
+      xnn_release_workspace(g_entries[i].workspace);
+      g_entries.erase(g_entries.begin() + std::ptrdiff_t(i));
+    }
+    return;
+  }
+}
+
+}  // namespace ember::xnnpack
