@@ -6,8 +6,12 @@
 #   ${EMBER_DEPS_DIR:-<repo>/.deps}/xnnpack-<hash of the pins>/
 #
 # and points <deps>/prefix at it. Nothing is done when that prefix is
-# complete, or when the distribution's own libxnnpack-dev is the pinned
-# version or newer (Debian 13 and later): CMake then finds the system one.
+# complete, or when the distribution's own libxnnpack-dev is newer than
+# the pinned version: CMake then finds the system one.
+#
+# Patches: third-party/patches/xnnpack-*.patch are applied to the pinned
+# source before the build (each file says what it changes and why); their
+# text is part of the prefix's hash, so a changed patch rebuilds.
 #
 # Download: a private apt configuration with deb-src entries for trixie and
 # sid (the archive keyring checks the indexes; the system's apt sources are
@@ -76,7 +80,9 @@ wanted_xnnpack_version() {
 system_xnnpack_is_new_enough() {
   local have
   have="$(dpkg-query -W -f='${Version}' libxnnpack-dev 2>/dev/null || true)"
-  [ -n "$have" ] && dpkg --compare-versions "$have" ge "$(wanted_xnnpack_version)"
+  # Strictly newer: the pinned snapshot carries Ember's patches
+  # (third-party/patches/), which the same version from the archive lacks.
+  [ -n "$have" ] && dpkg --compare-versions "$have" gt "$(wanted_xnnpack_version)"
 }
 if [ -z "$toolchain" ] && [ "${EMBER_XNNPACK_FROM_SOURCE:-0}" != 1 ] && system_xnnpack_is_new_enough; then
   exit 0
@@ -98,7 +104,8 @@ swap_kernels="${EMBER_XNNPACK_SWAP_KERNELS-f32-gemm-*-fma3-*.c.o f32-igemm-*-fma
 if [ -n "$swap_kernels" ]; then
   command -v "$swap_cc" >/dev/null || die "$swap_cc not found (scripts/install_deps.sh installs it)"
 fi
-pin_hash="$( (grep -v '^#' "$pins"; "$cc" --version | head -1;
+pin_hash="$( (grep -v '^#' "$pins"; cat "$repo"/third-party/patches/xnnpack-*.patch 2>/dev/null;
+              "$cc" --version | head -1;
               [ -z "$swap_kernels" ] || { "$swap_cc" --version | head -1; echo "$swap_kernels"; }) |
              sha256sum | cut -c1-12)"
 prefix="$deps/xnnpack-$pin_hash"
@@ -161,6 +168,14 @@ source_dir() {
   local d="$work/src/$1"
   if [ -f "$d/CMakeLists.txt" ]; then echo "$d"; else dirname "$(ls "$d"/*/CMakeLists.txt | head -1)"; fi
 }
+
+# Ember's changes to the pinned XNNPACK (third-party/patches/, each says why).
+for p in "$repo"/third-party/patches/xnnpack-*.patch; do
+  [ -e "$p" ] || continue
+  say "  applying $(basename "$p")"
+  patch -p1 -s -d "$(source_dir xnnpack)" <"$p" ||
+    die "third-party/patches/$(basename "$p") does not apply to xnnpack $(wanted_xnnpack_version)"
+done
 
 # ---- 4. Build. ------------------------------------------------------------
 if [ -n "$toolchain" ]; then

@@ -14,19 +14,21 @@ packages=(
   nlohmann-json3-dev                        # JSON reports in tools
   libfxdiv-dev                              # header pthreadpool builds against
   curl xz-utils debian-archive-keyring      # fetching XNNPACK's source packages
+  patch                                     # third-party/patches/ (build_xnnpack.sh)
   clang                                     # XNNPACK's f32 GEMM kernels (build_xnnpack.sh)
   libbenchmark-dev                          # benchmarks
   libsentencepiece-dev                      # LLM tokenizers: SentencePiece .model
   libpcre2-dev                              # LLM tokenizers: tiktoken / tokenizer.json regexes
 )
 
-# Debian 13 and later ship an XNNPACK at least as new as the pinned one:
-# take it (with its cpuinfo and pthreadpool) instead of building.
+# A distribution that ships an XNNPACK newer than the pinned one: take it
+# (with its cpuinfo and pthreadpool) instead of building. The pinned
+# version itself is built, with Ember's patches (third-party/patches/).
 pinned_xnnpack="$(awk '$1 == "xnnpack" { f = $3; sub(/^xnnpack_/, "", f); sub(/\.orig\.tar\..*$/, "", f); print f }' \
   "$(dirname "$0")/../third-party/xnnpack-deps.txt")"
 candidate="$(apt-cache policy libxnnpack-dev 2>/dev/null | awk '/Candidate:/ {print $2}')"
 if [ -n "$candidate" ] && [ "$candidate" != "(none)" ] &&
-   dpkg --compare-versions "$candidate" ge "$pinned_xnnpack"; then
+   dpkg --compare-versions "$candidate" gt "$pinned_xnnpack"; then
   packages+=(libxnnpack-dev libcpuinfo-dev libpthreadpool-dev)
 fi
 
