@@ -15,6 +15,7 @@
 #include <sys/resource.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -22,6 +23,7 @@
 
 #include "devtools/etdump/etdump_writer.h"
 #include "devtools/event_recorder.h"
+#include "examples/executor_runner/runner_memory.h"
 #include "extension/llm/runner/text_llm_runner.h"
 #include "extension/llm/tokenizer/tokenizer.h"
 #include "runtime/core/error_message.h"
@@ -50,6 +52,10 @@ DEFINE_string(etdump_path, "",
 DEFINE_int32(etdump_buffer_mb, 16, "Event buffer for --etdump_path, in MiB.");
 DEFINE_string(method_name, "forward", "The program's decoder method.");
 DEFINE_bool(print_token_ids, false, "Also print the prompt's and the generated token ids.");
+DEFINE_bool(memory_report, false,
+            "Print where memory goes (stderr): RSS before and after loading and after "
+            "generating, the planned buffers (the KV caches), the XNNPACK delegates' packed "
+            "weights and the program constants released once packed.");
 
 namespace {
 
@@ -131,11 +137,14 @@ int main(int argc, char** argv) {
     return fail("--cpu_threads");
   }
   const long rss_before_load = current_rss_kib();
+  ember::runner::MemoryReport memory;
+  if (FLAGS_memory_report) memory.sample("before load");
   auto tokenizer = ember::llm::load_tokenizer(FLAGS_tokenizer_path);
   if (!tokenizer.ok()) return fail("loading the tokenizer");
   auto runner = ember::llm::TextLlmRunner::create(FLAGS_model_path, split_commas(FLAGS_data_paths),
                                                   std::move(*tokenizer), FLAGS_method_name);
   if (!runner.ok()) return fail("loading the model");
+  if (FLAGS_memory_report) memory.sample("tokenizer and model loaded");
   std::vector<uint8_t> events;
   std::unique_ptr<ember::devtools::EventRecorder> recorder;
   if (!FLAGS_etdump_path.empty()) {
@@ -176,5 +185,12 @@ int main(int argc, char** argv) {
   std::fprintf(stderr, "%s", report.substr(first_line + 1).c_str());
   std::fprintf(stderr, "\tPeak RSS:\t%.1f MiB (%.1f MiB before loading)\n",
                peak_rss_kib() / 1024.0, rss_before_load / 1024.0);
+  if (FLAGS_memory_report) {
+    memory.sample("generated");
+    std::error_code ec;
+    const auto file_bytes = std::filesystem::file_size(FLAGS_model_path, ec);
+    // The KV caches are the method's mutable buffers: its planned memory.
+    memory.print(stderr, (*runner)->module(), {FLAGS_method_name}, ec ? 0 : size_t(file_bytes));
+  }
   return 0;
 }

@@ -78,6 +78,8 @@ class TextLlmRunner {
   const LlmMetadata& metadata() const { return meta_; }
   const Tokenizer& tokenizer() const { return *tokenizer_; }
   const Stats& stats() const { return stats_; }
+  // The program and its loaded method (for memory reports).
+  const Module& module() const { return *module_; }
   // The token ids of the last generate(): its prompt (BOS/EOS included) and
   // every new token, the first one (from prefill) included.
   const std::vector<uint64_t>& last_prompt_ids() const { return prompt_ids_; }
