@@ -325,6 +325,9 @@ using testing::mlock_probe;
 // has packed it: freeing it gives back the whole pages inside its range;
 // the same bytes load again from the file. Other kinds stay mapped.
 TEST(MmapDataLoader, FreeingNamedDataGivesItsPagesBack) {
+#if defined(EMBER_UNDER_EMULATION)
+  GTEST_SKIP() << "pagemap and madvise belong to the emulator, not this program";
+#endif
   const size_t page = size_t(sysconf(_SC_PAGESIZE));
   const std::vector<uint8_t> bytes = pattern(page * 40);
   TempFile file(bytes);
