@@ -32,6 +32,30 @@ struct Params {
   float scale;
 };
 
+// Query rows [r0, r0 + m) of one head, their raw scores q k^T in `scores`
+// (m x kv_len): scaled, masked (causal or by the mask), normalized, then
+// o = scores x v.
+void softmax_times_v(const Dims& d, const Params& p, int64_t r0, int64_t m, Rows v, float* o,
+                     size_t o_ld, float* scores, math::Isa isa) {
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  for (int64_t i = 0; i < m; ++i) {
+    float* row = scores + size_t(i) * n;
+    const float* mask_row = p.mask != nullptr ? p.mask + size_t(r0 + i) * n : nullptr;
+    // Causal: the row at absolute position start_pos + r0 + i sees keys
+    // up to and including that position.
+    const int64_t last = p.causal ? p.start_pos + r0 + i : d.kv_len - 1;
+    for (int64_t j = 0; j < d.kv_len; ++j) {
+      float x = row[j] * p.scale;
+      if (mask_row != nullptr) {
+        x += mask_row[j];
+      }
+      row[j] = j > last ? -INFINITY : x;
+    }
+  }
+  math::softmax_f32(size_t(m), n, 1, scores, scores, false, isa);
+  math::gemm_f32(size_t(m), dim, n, scores, n, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
+}
+
 // One query head: o[S x D] = softmax(scale * q k^T (+ mask)) v over the
 // kv_len keys, k^T already packed (pack_gemm_bt); scores holds kRowBlock
 // x kv_len floats.
@@ -42,23 +66,17 @@ void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, 
     const int64_t m = d.seq - r0 < kRowBlock ? d.seq - r0 : kRowBlock;
     math::gemm_f32_packed_parallel(size_t(m), n, dim, q.p + size_t(r0) * q.ld, q.ld, packed_k,
                                   scores, n, isa);
-    for (int64_t i = 0; i < m; ++i) {
-      float* row = scores + size_t(i) * n;
-      const float* mask_row = p.mask != nullptr ? p.mask + size_t(r0 + i) * n : nullptr;
-      // Causal: the row at absolute position start_pos + r0 + i sees keys
-      // up to and including that position.
-      const int64_t last = p.causal ? p.start_pos + r0 + i : d.kv_len - 1;
-      for (int64_t j = 0; j < d.kv_len; ++j) {
-        float x = row[j] * p.scale;
-        if (mask_row != nullptr) {
-          x += mask_row[j];
-        }
-        row[j] = j > last ? -INFINITY : x;
-      }
-    }
-    math::softmax_f32(size_t(m), n, 1, scores, scores, false, isa);
-    math::gemm_f32(size_t(m), dim, n, scores, n, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
+    softmax_times_v(d, p, r0, m, v, o, o_ld, scores, isa);
   }
+}
+
+// One query row (a decoding step): each score is a cache row of keys
+// against q, read in place (gemv_rows_f32); packing the keys would cost as
+// much as the product itself.
+void attend_row(const Dims& d, const Params& p, Rows q, Rows k, Rows v, float* o, size_t o_ld,
+                float* scores, math::Isa isa) {
+  math::gemv_rows_f32(size_t(d.kv_len), size_t(d.head_dim), k.p, k.ld, q.p, scores, isa);
+  softmax_times_v(d, p, 0, 1, v, o, o_ld, scores, isa);
 }
 
 // Float tensors: every operand read and written in place.
@@ -71,6 +89,16 @@ void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, 
   for (int64_t b = 0; b < d.batch; ++b) {
     for (int64_t g = 0; g < d.kv_heads; ++g) {
       const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
+      if (d.seq == 1) {  // decoding: no packing
+        for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
+          const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
+          attend_row(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld},
+                     Rows{k.const_data_ptr<float>() + kv_at, kv_ld},
+                     Rows{v.const_data_ptr<float>() + kv_at, kv_ld},
+                     out.mutable_data_ptr<float>() + q_at, q_ld, scores, isa);
+        }
+        continue;
+      }
       // k^T packed once per cache head, read by each query head of its group.
       math::pack_gemm_bt(dim, n, k.const_data_ptr<float>() + kv_at, kv_ld, packed_k, isa);
       for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {

@@ -126,7 +126,15 @@ void gemm_f32(size_t m, size_t n, size_t k, const float* a, size_t lda, const fl
 void bmm_f32(size_t batch, size_t m, size_t n, size_t k, const float* a, size_t a_stride,
              const float* b, size_t b_stride, float* out, Isa isa = best_isa());
 
-// bmm_f32 with m == 1 is the matrix-vector product: one row streamed
-// against B in place, which is why there is no separate GEMV.
+// bmm_f32 with m == 1 is the matrix-vector product x B: one row streamed
+// against B in place. The other orientation is gemv_rows_f32 below.
+
+// y[i] = sum over p < k of a[i * lda + p] * x[p], for i < m: each row of
+// A against one vector, A read in place (attention scores of one query
+// against a key cache, where packing the keys would cost as much as the
+// product). Row blocks go to the pool when the product is large. Each
+// row's sum: vector lanes in order, then the tail in order.
+void gemv_rows_f32(size_t m, size_t k, const float* a, size_t lda, const float* x, float* y,
+                   Isa isa = best_isa());
 
 }  // namespace ember::math

@@ -136,6 +136,36 @@ TEST(CustomSdpa, LongPrefillMatchesNaiveAttention) {
   }
 }
 
+TEST(CustomSdpa, DecodeStepsMatchNaiveAttention) {
+  // One query row (the kernel's unpacked path) at every position of an
+  // 80-slot cache: key counts from 1 past several GEMM panels, GQA 4 / 2,
+  // causal and not, head_dim 16 and 64.
+  for (int D : {16, 64}) {
+    const int S = 1, H = 4, Hkv = 2, M = 80;
+    for (bool causal : {true, false}) {
+      for (int start_pos = 0; start_pos < M; start_pos += 7) {
+        Attention a(ScalarType::Float, S, H, Hkv, D, M);
+        std::vector<double> q = to_doubles(*a.q), k = to_doubles(*a.k), v = to_doubles(*a.v);
+        for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37 * double(i) + start_pos);
+        for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.11 * double(i));
+        for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.05 * double(i) + 1.0);
+        a.q = from_doubles(ScalarType::Float, {1, S, H, D}, q);
+        a.k = from_doubles(ScalarType::Float, {1, M, Hkv, D}, k);
+        a.v = from_doubles(ScalarType::Float, {1, M, Hkv, D}, v);
+        ASSERT_EQ(sdpa(a, start_pos, Arg::none(), causal, Arg::none()), Error::Ok)
+            << last_error_message();
+        const std::vector<double> want =
+            naive_attention(q, k, v, S, H, Hkv, D, M, start_pos, causal);
+        const std::vector<double> got = to_doubles(*a.out);
+        for (size_t i = 0; i < want.size(); ++i) {
+          ASSERT_NEAR(got[i], want[i], 2e-5)
+              << "D " << D << " causal " << causal << " start_pos " << start_pos << " at " << i;
+        }
+      }
+    }
+  }
+}
+
 TEST(CustomSdpa, RefusesBadArguments) {
   Attention s(ScalarType::Float, 2, 4, 2, 3, 5);
   // start_pos + seq_len past the cache, negative start_pos.

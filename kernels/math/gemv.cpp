@@ -1,0 +1,116 @@
+// gemv_rows_f32 (gemm.h): each row of A against one vector, read in place.
+#include <cstddef>
+
+#include "kernels/math/gemm.h"
+#include "kernels/math/vec_util.h"
+#include "runtime/platform/threadpool.h"
+
+namespace ember::math {
+namespace {
+
+// Rows per task when the product is spread over the pool.
+constexpr size_t kRowsPerTask = 64;
+
+// Rows [r0, r1): four at a time sharing each chunk of x, then the rest;
+// each row's sum is W lanes over the vector part, reduced in lane order,
+// then the tail in order.
+template <typename V>
+EMBER_MATH_INLINE void gemv_rows(size_t r0, size_t r1, size_t k, const float* a, size_t lda,
+                                 const float* x, float* y) {
+  constexpr size_t W = sizeof(V) / sizeof(float);
+  const size_t kv = k / W * W;
+  size_t r = r0;
+  for (; r + 4 <= r1; r += 4) {
+    const float* a0 = a + r * lda;
+    const float* a1 = a0 + lda;
+    const float* a2 = a1 + lda;
+    const float* a3 = a2 + lda;
+    V s0 = {}, s1 = {}, s2 = {}, s3 = {};
+    for (size_t p = 0; p < kv; p += W) {
+      V xv, v0, v1, v2, v3;
+      load_vec(xv, x + p);
+      load_vec(v0, a0 + p);
+      load_vec(v1, a1 + p);
+      load_vec(v2, a2 + p);
+      load_vec(v3, a3 + p);
+      s0 += v0 * xv;
+      s1 += v1 * xv;
+      s2 += v2 * xv;
+      s3 += v3 * xv;
+    }
+    float t0 = lane_sum(s0), t1 = lane_sum(s1), t2 = lane_sum(s2), t3 = lane_sum(s3);
+    for (size_t p = kv; p < k; ++p) {
+      t0 += a0[p] * x[p];
+      t1 += a1[p] * x[p];
+      t2 += a2[p] * x[p];
+      t3 += a3[p] * x[p];
+    }
+    y[r] = t0, y[r + 1] = t1, y[r + 2] = t2, y[r + 3] = t3;
+  }
+  for (; r < r1; ++r) {
+    const float* ar = a + r * lda;
+    V s = {};
+    for (size_t p = 0; p < kv; p += W) {
+      V xv, v;
+      load_vec(xv, x + p);
+      load_vec(v, ar + p);
+      s += v * xv;
+    }
+    float t = lane_sum(s);
+    for (size_t p = kv; p < k; ++p) t += ar[p] * x[p];
+    y[r] = t;
+  }
+}
+
+struct GemvRun {
+  size_t m, k;
+  const float* a;
+  size_t lda;
+  const float* x;
+  float* y;
+};
+
+void run_baseline(const GemvRun& g, size_t r0, size_t r1) {
+  gemv_rows<VecF4>(r0, r1, g.k, g.a, g.lda, g.x, g.y);
+}
+#if EMBER_MATH_X86_DISPATCH
+EMBER_MATH_TARGET_AVX2 void run_avx2(const GemvRun& g, size_t r0, size_t r1) {
+  gemv_rows<VecF8>(r0, r1, g.k, g.a, g.lda, g.x, g.y);
+}
+EMBER_MATH_TARGET_AVX512 void run_avx512(const GemvRun& g, size_t r0, size_t r1) {
+  gemv_rows<VecF16>(r0, r1, g.k, g.a, g.lda, g.x, g.y);
+}
+#endif
+#if EMBER_MATH_NEON_DISPATCH
+void run_neon(const GemvRun& g, size_t r0, size_t r1) {  // two NEON registers per vector
+  gemv_rows<VecF8>(r0, r1, g.k, g.a, g.lda, g.x, g.y);
+}
+#endif
+
+}  // namespace
+
+void gemv_rows_f32(size_t m, size_t k, const float* a, size_t lda, const float* x, float* y,
+                   Isa isa) {
+  if (m == 0) return;
+  void (*fn)(const GemvRun&, size_t, size_t) = run_baseline;
+#if EMBER_MATH_X86_DISPATCH
+  if (isa == Isa::kAvx512) fn = run_avx512;
+  if (isa == Isa::kAvx2) fn = run_avx2;
+#endif
+#if EMBER_MATH_NEON_DISPATCH
+  if (isa == Isa::kNeon) fn = run_neon;
+#endif
+  (void)isa;
+  const GemvRun g{m, k, a, lda, x, y};
+  if (m * k < kInlineMacs || m <= kRowsPerTask) {
+    fn(g, 0, m);
+    return;
+  }
+  const size_t tasks = (m + kRowsPerTask - 1) / kRowsPerTask;
+  parallel_for(tasks, [&](size_t t) {
+    const size_t r0 = t * kRowsPerTask;
+    fn(g, r0, r0 + kRowsPerTask < m ? r0 + kRowsPerTask : m);
+  });
+}
+
+}  // namespace ember::math
