@@ -112,55 +112,44 @@ std::vector<double> naive_attention(const std::vector<double>& q, const std::vec
   return out;
 }
 
+// Runs the kernel on less regular values than the ramp (so rows differ;
+// `phase` shifts the query) and compares with naive_attention.
+void expect_matches_naive(int S, int H, int Hkv, int D, int M, int start_pos, bool causal,
+                          double phase) {
+  Attention a(ScalarType::Float, S, H, Hkv, D, M);
+  std::vector<double> q = to_doubles(*a.q), k = to_doubles(*a.k), v = to_doubles(*a.v);
+  for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37 * double(i) + phase);
+  for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.11 * double(i));
+  for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.05 * double(i) + 1.0);
+  a.q = from_doubles(ScalarType::Float, {1, S, H, D}, q);
+  a.k = from_doubles(ScalarType::Float, {1, M, Hkv, D}, k);
+  a.v = from_doubles(ScalarType::Float, {1, M, Hkv, D}, v);
+  ASSERT_EQ(sdpa(a, start_pos, Arg::none(), causal, Arg::none()), Error::Ok)
+      << last_error_message();
+  const std::vector<double> want = naive_attention(q, k, v, S, H, Hkv, D, M, start_pos, causal);
+  const std::vector<double> got = to_doubles(*a.out);
+  for (size_t i = 0; i < want.size(); ++i) {
+    ASSERT_NEAR(got[i], want[i], 2e-5) << "S " << S << " D " << D << " causal " << causal
+                                       << " start_pos " << start_pos << " at " << i;
+  }
+}
+
 TEST(CustomSdpa, LongPrefillMatchesNaiveAttention) {
   // 70 query rows (more than one row block of the kernel), 75 keys (more
   // than one GEMM panel), GQA 4 / 2 heads, causal and not.
-  const int S = 70, H = 4, Hkv = 2, D = 16, M = 80, start_pos = 5;
   for (bool causal : {true, false}) {
-    Attention a(ScalarType::Float, S, H, Hkv, D, M);
-    std::vector<double> q = to_doubles(*a.q), k = to_doubles(*a.k), v = to_doubles(*a.v);
-    // Less regular values than the ramp, so rows differ.
-    for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37 * double(i));
-    for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.11 * double(i));
-    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.05 * double(i) + 1.0);
-    a.q = from_doubles(ScalarType::Float, {1, S, H, D}, q);
-    a.k = from_doubles(ScalarType::Float, {1, M, Hkv, D}, k);
-    a.v = from_doubles(ScalarType::Float, {1, M, Hkv, D}, v);
-    ASSERT_EQ(sdpa(a, start_pos, Arg::none(), causal, Arg::none()), Error::Ok)
-        << last_error_message();
-    const std::vector<double> want = naive_attention(q, k, v, S, H, Hkv, D, M, start_pos, causal);
-    const std::vector<double> got = to_doubles(*a.out);
-    for (size_t i = 0; i < want.size(); ++i) {
-      ASSERT_NEAR(got[i], want[i], 2e-5) << "causal " << causal << " at " << i;
-    }
+    expect_matches_naive(70, 4, 2, 16, 80, 5, causal, 0.0);
   }
 }
 
 TEST(CustomSdpa, DecodeStepsMatchNaiveAttention) {
-  // One query row (the kernel's unpacked path) at every position of an
-  // 80-slot cache: key counts from 1 past several GEMM panels, GQA 4 / 2,
-  // causal and not, head_dim 16 and 64.
+  // One query row (the kernel's unpacked path) at every seventh position
+  // of an 80-slot cache: key counts from 1 past several GEMM panels, GQA
+  // 4 / 2, causal and not, head_dim 16 and 64.
   for (int D : {16, 64}) {
-    const int S = 1, H = 4, Hkv = 2, M = 80;
     for (bool causal : {true, false}) {
-      for (int start_pos = 0; start_pos < M; start_pos += 7) {
-        Attention a(ScalarType::Float, S, H, Hkv, D, M);
-        std::vector<double> q = to_doubles(*a.q), k = to_doubles(*a.k), v = to_doubles(*a.v);
-        for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37 * double(i) + start_pos);
-        for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.11 * double(i));
-        for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.05 * double(i) + 1.0);
-        a.q = from_doubles(ScalarType::Float, {1, S, H, D}, q);
-        a.k = from_doubles(ScalarType::Float, {1, M, Hkv, D}, k);
-        a.v = from_doubles(ScalarType::Float, {1, M, Hkv, D}, v);
-        ASSERT_EQ(sdpa(a, start_pos, Arg::none(), causal, Arg::none()), Error::Ok)
-            << last_error_message();
-        const std::vector<double> want =
-            naive_attention(q, k, v, S, H, Hkv, D, M, start_pos, causal);
-        const std::vector<double> got = to_doubles(*a.out);
-        for (size_t i = 0; i < want.size(); ++i) {
-          ASSERT_NEAR(got[i], want[i], 2e-5)
-              << "D " << D << " causal " << causal << " start_pos " << start_pos << " at " << i;
-        }
+      for (int start_pos = 0; start_pos < 80; start_pos += 7) {
+        expect_matches_naive(1, 4, 2, D, 80, start_pos, causal, double(start_pos));
       }
     }
   }
