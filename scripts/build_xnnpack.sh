@@ -9,8 +9,9 @@
 # complete, or when the distribution's own libxnnpack-dev is newer than
 # the pinned version: CMake then finds the system one.
 #
-# Patches: third-party/patches/xnnpack-*.patch are applied to the pinned
-# source before the build (each file says what it changes and why); their
+# Patches: third-party/patches/<package>-*.patch are applied to that pinned
+# source before the build (each file says what it changes and why; today
+# XNNPACK's memory planner and pthreadpool's concurrent callers); their
 # text is part of the prefix's hash, so a changed patch rebuilds.
 #
 # Download: a private apt configuration with deb-src entries for trixie and
@@ -104,7 +105,7 @@ swap_kernels="${EMBER_XNNPACK_SWAP_KERNELS-f32-gemm-*-fma3-*.c.o f32-igemm-*-fma
 if [ -n "$swap_kernels" ]; then
   command -v "$swap_cc" >/dev/null || die "$swap_cc not found (scripts/install_deps.sh installs it)"
 fi
-pin_hash="$( (grep -v '^#' "$pins"; cat "$repo"/third-party/patches/xnnpack-*.patch 2>/dev/null;
+pin_hash="$( (grep -v '^#' "$pins"; cat "$repo"/third-party/patches/*.patch 2>/dev/null;
               "$cc" --version | head -1;
               [ -z "$swap_kernels" ] || { "$swap_cc" --version | head -1; echo "$swap_kernels"; }) |
              sha256sum | cut -c1-12)"
@@ -169,12 +170,14 @@ source_dir() {
   if [ -f "$d/CMakeLists.txt" ]; then echo "$d"; else dirname "$(ls "$d"/*/CMakeLists.txt | head -1)"; fi
 }
 
-# Ember's changes to the pinned XNNPACK (third-party/patches/, each says why).
-for p in "$repo"/third-party/patches/xnnpack-*.patch; do
+# Ember's changes to the pinned sources (third-party/patches/<package>-*.patch,
+# each says why).
+for p in "$repo"/third-party/patches/*.patch; do
   [ -e "$p" ] || continue
-  say "  applying $(basename "$p")"
-  patch -p1 -s -d "$(source_dir xnnpack)" <"$p" ||
-    die "third-party/patches/$(basename "$p") does not apply to xnnpack $(wanted_xnnpack_version)"
+  pkg="$(basename "$p")"; pkg="${pkg%%-*}"
+  say "  applying $(basename "$p") to $pkg"
+  patch -p1 -s -d "$(source_dir "$pkg")" <"$p" ||
+    die "third-party/patches/$(basename "$p") does not apply to the pinned $pkg ($(awk -v p="$pkg" '$1 == p {print $3}' "$pins"))"
 done
 
 # ---- 4. Build. ------------------------------------------------------------

@@ -34,10 +34,10 @@ if [ "${1:-}" = "--tsan" ]; then
   jobs=$(nproc)
   cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBER_TSAN=ON \
     -DEMBER_BUILD_BENCHMARKS=OFF -DEMBER_BUILD_CONFORMANCE=OFF >/dev/null
-  cmake --build build-tsan -j"$jobs" --target thread_safety_test
+  cmake --build build-tsan -j"$jobs" --target thread_safety_test platform_test
   # halt_on_error: the first report fails the test (exit code 66).
   export TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$PWD/scripts/tsan.supp"
-  ctest --test-dir build-tsan --output-on-failure -j1 -R '^thread_safety\.'
+  ctest --test-dir build-tsan --output-on-failure -j1 -R '^(thread_safety\.|platform\.(SharedPool|BusyPool)\.)'
   exit 0
 fi
 

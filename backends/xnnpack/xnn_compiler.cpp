@@ -758,6 +758,7 @@ Error run_step(Plan* plan, Step* step) {
     step->native->run(plan->graph, plan->graph.nodes[step->first_node], plan->ptrs.data());
     return Error::Ok;
   }
+  refresh_pool_sharing();  // the pool's sharing rule (threadpool.h), before XNNPACK uses it
   const xnn_status s = xnn_invoke_runtime(step->runtime);
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::Internal,
                         "XNNPACK nodes %zu..%zu: xnn_invoke_runtime failed (%s)",

@@ -6,6 +6,7 @@
 
 #include "runtime/core/error_message.h"
 #include "runtime/executor/program.h"
+#include "runtime/platform/threadpool.h"
 #include "schema/program_generated.h"
 
 namespace ember {
@@ -424,6 +425,8 @@ Error Method::run_chains() {
 
 Error Method::execute() {
   clear_error_message();
+  // Concurrent executions share the cores (threadpool.h).
+  const ExecutionInFlight in_flight;
   EventTracer* tracer = event_tracer_;
   EventTracerEntry run;
   if (tracer != nullptr) {

@@ -1,7 +1,12 @@
 #include "runtime/platform/threadpool.h"
 
 #include <pthreadpool.h>
+#include <sched.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <mutex>
 
 // ThreadSanitizer (EMBER_TSAN) does not see the prebuilt pthreadpool's
 // handoff to its workers (atomics and futexes in uninstrumented code), so
@@ -25,6 +30,77 @@ namespace {
 
 pthreadpool_t g_pool = nullptr;
 size_t g_threads = 1;
+
+// Executions in flight and the rule ExecutionInFlight applies (threadpool.h).
+// The mutex orders the count's changes with the flag they set; sections
+// read only the flag (and, while it is set, the release time).
+std::mutex g_flight_mutex;
+size_t g_in_flight = 0;
+std::atomic<bool> g_inline{false};
+// After an execution leaves, sections stay inline until this time (steady
+// clock, ns; 0: no grace running): an application thread between two
+// executions keeps its core instead of lending it to another execution's
+// pool for a few microseconds, a worker wake-up and a fight to get it back.
+std::atomic<int64_t> g_inline_until_ns{0};
+constexpr int64_t kLeaveGraceNs = 2'000'000;  // 2 ms
+
+int64_t now_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+size_t count_usable_cores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) {
+    return size_t(CPU_COUNT(&set));
+  }
+  const long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  return cores > 0 ? size_t(cores) : 1;
+}
+
+// More executions in flight than the cores can hold beside the pool.
+bool cores_taken() {
+  return g_in_flight >= 2 && (g_in_flight - 1) + g_threads > usable_cores();
+}
+
+void set_inline(bool run_inline) {
+  g_inline.store(run_inline, std::memory_order_relaxed);
+#ifdef PTHREADPOOL_HAS_SHARED_CALLERS
+  // XNNPACK's sections go to pthreadpool directly: the pool applies it.
+  pthreadpool_set_run_inline(g_pool, run_inline ? 1 : 0);
+#endif
+}
+
+// Called with g_flight_mutex held, after the count or the pool changed.
+// `leaving`: an execution just ended, so inline mode, if on, runs out its
+// grace instead of ending now.
+void apply_sharing_rule(bool leaving) {
+  if (cores_taken()) {
+    g_inline_until_ns.store(0, std::memory_order_relaxed);
+    set_inline(true);
+  } else if (leaving && g_inline.load(std::memory_order_relaxed)) {
+    g_inline_until_ns.store(now_ns() + kLeaveGraceNs, std::memory_order_relaxed);
+  } else if (g_inline_until_ns.load(std::memory_order_relaxed) <= now_ns()) {
+    g_inline_until_ns.store(0, std::memory_order_relaxed);
+    set_inline(false);
+  }
+}
+
+// Whether sections run inline now; ends a grace that has run out.
+bool sections_inline_now() {
+  if (!g_inline.load(std::memory_order_relaxed)) {
+    return false;
+  }
+  const int64_t until = g_inline_until_ns.load(std::memory_order_relaxed);
+  if (until == 0 || until > now_ns()) {
+    return true;
+  }
+  std::lock_guard<std::mutex> lock(g_flight_mutex);
+  apply_sharing_rule(false);
+  return g_inline.load(std::memory_order_relaxed);
+}
 
 struct Trampoline {
   ParallelTask fn;
@@ -66,17 +142,45 @@ Error set_num_threads(size_t threads) {
   if (g_pool != nullptr) {
     pthreadpool_destroy(g_pool);
   }
+  std::lock_guard<std::mutex> lock(g_flight_mutex);
   g_pool = pool;
   g_threads = threads;
+  apply_sharing_rule(false);
   return Error::Ok;
 }
+
+ExecutionInFlight::ExecutionInFlight() {
+  std::lock_guard<std::mutex> lock(g_flight_mutex);
+  ++g_in_flight;
+  apply_sharing_rule(false);
+}
+
+ExecutionInFlight::~ExecutionInFlight() {
+  std::lock_guard<std::mutex> lock(g_flight_mutex);
+  --g_in_flight;
+  apply_sharing_rule(true);
+}
+
+size_t executions_in_flight() {
+  std::lock_guard<std::mutex> lock(g_flight_mutex);
+  return g_in_flight;
+}
+
+size_t usable_cores() {
+  static const size_t cores = count_usable_cores();
+  return cores;
+}
+
+bool parallel_sections_inline() { return sections_inline_now(); }
+
+void refresh_pool_sharing() { (void)sections_inline_now(); }
 
 size_t num_threads() { return g_threads; }
 
 pthreadpool* shared_pthreadpool() { return g_pool; }
 
 void parallel_for(size_t range, ParallelTask fn, void* context) {
-  if (g_pool == nullptr || range <= 1) {
+  if (g_pool == nullptr || range <= 1 || sections_inline_now()) {
     for (size_t i = 0; i < range; ++i) {
       fn(context, i);
     }

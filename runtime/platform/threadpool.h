@@ -9,13 +9,15 @@
 // Thread safety (the contract README.md's "Thread safety" summarizes):
 //   - parallel_for (and XNNPACK, which takes shared_pthreadpool()) may be
 //     called from several threads at once: methods executing concurrently
-//     on different threads share the pool. pthreadpool runs one
-//     parallelize call at a time (each call holds the pool's own mutex
-//     until its tasks are done; the calling thread works as one of the
-//     pool's threads), so concurrent callers' parallel sections are
-//     serialized, not interleaved, and each section still has every pool
-//     thread. Results do not depend on which caller ran first. A task must
-//     not call parallel_for itself (that mutex is not recursive).
+//     on different threads share the pool. The pool serves one parallel
+//     section at a time (the calling thread works as one of its threads);
+//     with Ember's pthreadpool (third-party/patches/pthreadpool-shared-
+//     callers.patch) a section that finds the pool busy runs on its own
+//     calling thread instead of waiting, and ExecutionInFlight below sends
+//     every section to its calling thread while the executions in flight
+//     leave the pool no free cores. A section's tasks are independent, so
+//     the results are the same bits whichever threads run them. A task
+//     must not call parallel_for itself.
 //   - set_num_threads must not run while any method is loading or
 //     executing, on any thread: it destroys the old pool, which a
 //     concurrent parallel_for may be using, and the XNNPACK delegate keeps
@@ -48,6 +50,42 @@ pthreadpool* shared_pthreadpool();
 // range is 1.
 using ParallelTask = void (*)(void* context, size_t index);
 void parallel_for(size_t range, ParallelTask fn, void* context);
+
+// Marks one execution in flight for as long as it lives (Method::execute
+// holds one), so that concurrent executions share the cores instead of
+// fighting over the pool:
+//   - one execution in flight: its parallel sections use the whole pool;
+//   - several, with room for the pool beside the others (executions in
+//     flight - 1 + pool threads <= usable cores): a section takes the pool
+//     when it is free and otherwise runs on its calling thread;
+//   - several, without that room: every section runs on its calling
+//     thread, so no pool thread spins on a core another execution needs;
+//     when enough executions have left, sections stay inline 2 ms more
+//     (an application thread between two executions keeps its core), then
+//     the pool serves them again, at the next parallel_for or
+//     refresh_pool_sharing() (the XNNPACK delegate calls it before each
+//     runtime it invokes; an XNNPACK runtime already running stays inline
+//     to its end).
+// Does nothing in a build without threads (executions_in_flight() is
+// then 0). Not copyable.
+class ExecutionInFlight {
+ public:
+  ExecutionInFlight();
+  ~ExecutionInFlight();
+  ExecutionInFlight(const ExecutionInFlight&) = delete;
+  ExecutionInFlight& operator=(const ExecutionInFlight&) = delete;
+};
+
+// The state that rule reads, for tests and reports: executions in flight
+// now, the cores this process may run on (its CPU affinity), and whether
+// parallel sections run on their calling threads now.
+size_t executions_in_flight();
+size_t usable_cores();
+bool parallel_sections_inline();
+
+// Ends a grace that has run out (see ExecutionInFlight): for callers that
+// hand the pool to code that does not call parallel_for (XNNPACK).
+void refresh_pool_sharing();
 
 // Convenience for lambdas: parallel_for(n, [&](size_t i) { ... }).
 template <typename F>

@@ -18,6 +18,13 @@ size_t num_threads() { return 1; }
 
 pthreadpool* shared_pthreadpool() { return nullptr; }
 
+ExecutionInFlight::ExecutionInFlight() = default;
+ExecutionInFlight::~ExecutionInFlight() = default;
+size_t executions_in_flight() { return 0; }
+size_t usable_cores() { return 1; }
+bool parallel_sections_inline() { return true; }
+void refresh_pool_sharing() {}
+
 void parallel_for(size_t range, ParallelTask fn, void* context) {
   for (size_t i = 0; i < range; ++i) {
     fn(context, i);

@@ -1,0 +1,183 @@
+// The shared pool with several callers: one execution uses the whole pool,
+// a caller that finds the pool busy runs its section on its own thread
+// instead of waiting, and executions beyond what the cores hold run every
+// section inline (runtime/platform/threadpool.h).
+#include "runtime/platform/threadpool.h"
+
+#include <gtest/gtest.h>
+#if EMBER_THREADS
+#include <pthreadpool.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <thread>
+#include <vector>
+
+namespace ember {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// Spins (yielding) until pred() or the deadline; returns pred().
+template <typename Pred>
+bool wait_for(Pred pred, std::chrono::milliseconds limit) {
+  const auto deadline = Clock::now() + limit;
+  while (!pred()) {
+    if (Clock::now() > deadline) {
+      return false;
+    }
+    std::this_thread::yield();
+  }
+  return true;
+}
+
+class SharedPool : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!EMBER_THREADS) {
+      GTEST_SKIP() << "a build without threads has no pool";
+    }
+    ASSERT_EQ(set_num_threads(2), Error::Ok);
+    // An earlier test's executions may have left a grace running.
+    ASSERT_TRUE(wait_for([] { return !parallel_sections_inline(); }, std::chrono::seconds(5)));
+  }
+  void TearDown() override { (void)set_num_threads(1); }
+};
+
+// The thread each task of a section ran on.
+std::vector<std::thread::id> threads_of_section(size_t range) {
+  std::vector<std::thread::id> ran_on(range);
+  parallel_for(range, [&](size_t i) { ran_on[i] = std::this_thread::get_id(); });
+  return ran_on;
+}
+
+TEST_F(SharedPool, OneExecutionUsesEveryPoolThread) {
+  const ExecutionInFlight one;
+  EXPECT_EQ(executions_in_flight(), 1u);
+  EXPECT_FALSE(parallel_sections_inline());
+  // Two tasks that each wait for the other to start: only two threads
+  // running at once finish them before the deadline.
+  std::atomic<int> started{0};
+  std::atomic<int> met{0};
+  parallel_for(2, [&](size_t) {
+    started.fetch_add(1);
+    if (wait_for([&] { return started.load() == 2; }, std::chrono::seconds(20))) {
+      met.fetch_add(1);
+    }
+  });
+  EXPECT_EQ(met.load(), 2) << "the two tasks of one execution's section did not run at once";
+}
+
+TEST_F(SharedPool, ExecutionsTheCoresCannotHoldBesideThePoolRunInline) {
+  // Pool threads + one more execution than the cores hold: sections inline.
+  const size_t cores = usable_cores();
+  ASSERT_EQ(set_num_threads(std::max<size_t>(cores, 2)), Error::Ok);
+  auto first = std::make_unique<ExecutionInFlight>();
+  EXPECT_FALSE(parallel_sections_inline());
+  {
+    const ExecutionInFlight second;
+    EXPECT_EQ(executions_in_flight(), 2u);
+    EXPECT_TRUE(parallel_sections_inline());
+    for (const std::thread::id id : threads_of_section(64)) {
+      EXPECT_EQ(id, std::this_thread::get_id());
+    }
+  }
+  // One execution left: the pool is its again once the 2 ms grace after
+  // the other's end has run out.
+  EXPECT_TRUE(wait_for([] { return !parallel_sections_inline(); }, std::chrono::seconds(5)))
+      << "sections still inline long after the second execution left";
+  first.reset();
+  EXPECT_EQ(executions_in_flight(), 0u);
+}
+
+TEST_F(SharedPool, InlineSectionsRunEveryIndexOnce) {
+  const ExecutionInFlight a;
+  const ExecutionInFlight b;
+  const ExecutionInFlight c;  // 3 in flight: inline on any machine up to 3 cores
+  if (!parallel_sections_inline()) {
+    GTEST_SKIP() << usable_cores() << " cores hold a pool of 2 beside 2 more executions";
+  }
+  std::vector<std::atomic<int>> hits(1000);
+  parallel_for(hits.size(), [&](size_t i) { hits[i].fetch_add(1); });
+  for (size_t i = 0; i < hits.size(); ++i) {
+    ASSERT_EQ(hits[i].load(), 1) << "index " << i;
+  }
+}
+
+// One thread holds the pool inside a section until released; meanwhile the
+// main thread's sections must finish, on the main thread, every index once.
+class BusyPool : public SharedPool {
+ protected:
+  void SetUp() override {
+    SharedPool::SetUp();
+    if (IsSkipped()) {
+      return;
+    }
+#ifndef PTHREADPOOL_HAS_SHARED_CALLERS
+    GTEST_SKIP() << "pthreadpool without Ember's shared-callers patch serializes callers";
+#endif
+    holder_ = std::thread([this] {
+      parallel_for(2, [this](size_t) {
+        in_section_.fetch_add(1);
+        (void)wait_for([this] { return release_.load(); }, std::chrono::seconds(20));
+      });
+      holder_done_.store(true);
+    });
+    // Both tasks started: the holder's section has both pool threads.
+    ASSERT_TRUE(wait_for([this] { return in_section_.load() == 2; }, std::chrono::seconds(20)));
+  }
+  void TearDown() override {
+    release_.store(true);
+    if (holder_.joinable()) {
+      holder_.join();
+    }
+    SharedPool::TearDown();
+  }
+
+  std::thread holder_;
+  std::atomic<int> in_section_{0};
+  std::atomic<bool> release_{false};
+  std::atomic<bool> holder_done_{false};
+};
+
+TEST_F(BusyPool, ACallerDoesNotWaitForAnotherCallersSection) {
+  const std::vector<std::thread::id> ran_on = threads_of_section(64);
+  EXPECT_FALSE(holder_done_.load()) << "the section waited for the other caller's";
+  for (const std::thread::id id : ran_on) {
+    EXPECT_EQ(id, std::this_thread::get_id());
+  }
+}
+
+#ifdef PTHREADPOOL_HAS_SHARED_CALLERS
+struct Tiles {
+  size_t rows, cols, tile_rows, tile_cols;
+  std::vector<std::atomic<int>> hits;
+};
+
+void count_tile(void* context, size_t i, size_t j, size_t ti, size_t tj) {
+  Tiles* t = static_cast<Tiles*>(context);
+  for (size_t r = i; r < i + ti; ++r) {
+    for (size_t c = j; c < j + tj; ++c) {
+      t->hits[r * t->cols + c].fetch_add(1);
+    }
+  }
+}
+
+// XNNPACK calls pthreadpool's tiled forms directly: their parameters must
+// reach the caller's own run (the patch copies them into its one-thread view).
+TEST_F(BusyPool, TiledSectionsOnTheCallerCoverTheGridOnce) {
+  Tiles t{37, 53, 4, 8, std::vector<std::atomic<int>>(37 * 53)};
+  pthreadpool_parallelize_2d_tile_2d(shared_pthreadpool(), count_tile, &t, t.rows, t.cols,
+                                     t.tile_rows, t.tile_cols, 0);
+  EXPECT_FALSE(holder_done_.load());
+  for (size_t k = 0; k < t.hits.size(); ++k) {
+    ASSERT_EQ(t.hits[k].load(), 1) << "row " << k / t.cols << " col " << k % t.cols;
+  }
+}
+#endif
+
+}  // namespace
+}  // namespace ember
