@@ -168,6 +168,8 @@ MODELS = {
     "regnet_y_400mf": (tv_model("regnet_y_400mf"), IMAGE),
     "googlenet": (tv_model("googlenet", aux_logits=False, init_weights=True), IMAGE),
     "densenet121": (tv_model("densenet121"), IMAGE),
+    "convnext_tiny": (tv_model("convnext_tiny"), IMAGE),
+    "swin_t": (tv_model("swin_t"), IMAGE),
     "vit_small": (vit_small, IMAGE),
     "transformer_encoder": (transformer_encoder, (1, 128, 256)),
     "llama_block": (lambda: LlamaBlock(dim=512, heads=8, seq=64, hidden=1408), (1, 64, 512)),

@@ -1,5 +1,6 @@
 #include "backends/xnnpack/xnn_routing.h"
 
+#include "backends/xnnpack/xnn_step_depthwise_conv_f32.h"
 #include "backends/xnnpack/xnn_step_global_avg_pool_qs8.h"
 #include "schema/xnnpack_graph_generated.h"
 
@@ -29,6 +30,17 @@ constexpr NativeRoute kNativeRoutes[] = {
     {"qs8 global average pooling", T::XNNGlobalAvgPooling2d, qint8_input,
      check_global_avg_pool_qs8, run_global_avg_pool_qs8,
      "upstream's rounding (fp32 mean, ties to even after the zero point)"},
+    // fp32 depthwise convolution with more than 25 taps (7x7: ConvNeXt).
+    // The pinned XNNPACK's widest f32 depthwise microkernel has 25 taps
+    // and, on x86, no multipass variant, so it runs such a layer as a
+    // grouped IGEMM of one channel per group. Measured 2026-11-27 on a
+    // 2-core AMD EPYC (Zen 4, AVX-512), ConvNeXt-T at 1 thread
+    // (bench/compare_layers.py): its 18 7x7 depthwise layers took 98.9 ms
+    // on XNNPACK against 3.0 ms on ONNX Runtime; this step: see
+    // docs/performance.md ("Layer by layer against ONNX Runtime").
+    {"f32 depthwise convolution wider than 5x5", T::XNNDepthwiseConv2d,
+     depthwise_conv_f32_wide, check_depthwise_conv_f32, run_depthwise_conv_f32,
+     "no XNNPACK depthwise microkernel for more than 25 taps (grouped IGEMM instead)"},
 };
 
 }  // namespace

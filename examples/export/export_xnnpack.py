@@ -481,6 +481,14 @@ def node_cases():
     add(Case("conv2d_groups", conv(4, 6, 3, groups=2, padding=1, dilation=1), [(x4(),)]))
     add(Case("conv2d_dilation", conv(4, 4, 3, padding=2, dilation=2), [(x4(),)]))
     add(Case("conv2d_depthwise", conv(4, 8, 3, groups=4, padding=1), [(x4(),)]))
+    # 7x7 depthwise (ConvNeXt): more taps than the pinned XNNPACK's widest
+    # depthwise kernel, so Ember's native step runs them (xnn_routing.cpp).
+    # 20 channels: a whole AVX-512 vector plus a tail.
+    add(Case("conv2d_depthwise_7x7", conv(20, 20, 7, groups=20, padding=3),
+             [(r(2, 20, 9, 8),), (r(2, 20, 9, 8),)]))
+    add(Case("conv2d_depthwise_7x7_s2_relu",
+             nn.Sequential(conv(20, 20, 7, groups=20, padding=2, stride=2, bias=False), nn.ReLU()),
+             [(r(1, 20, 15, 12),)]))
     add(Case("conv_transpose2d", nn.ConvTranspose2d(4, 3, 3, stride=2, padding=1,
                                                     output_padding=1), [(x4(),)]))
     # Activations.

@@ -86,4 +86,17 @@ void conv2d_depthwise_nchw_f32(const Conv2dShape& s, const float* in, const floa
                                const float* bias, float* out, float* workspace, size_t workers,
                                Isa isa = best_isa(), const ConvEpilogue* epilogue = nullptr);
 
+// Channels-last depthwise convolution with channel multiplier 1 (the
+// XNNPACK delegate's layout): input [batch, in_h, in_w, c], weight
+// [kernel_h, kernel_w, c], bias [c] or null, output [batch, out_h, out_w,
+// c]; in_c == out_c == groups. pad_h / pad_w are the top and left padding;
+// the bottom and right padding are whatever out_h / out_w imply (they may
+// differ from the top and left). Taps outside the input are skipped, so
+// any kernel size runs without a padded copy or a workspace. Parallel over
+// (image, output row); the same bits at every thread count. `out` must not
+// overlap `in`.
+void conv2d_depthwise_nhwc_f32(const Conv2dShape& s, const float* in, const float* weight,
+                               const float* bias, float* out, Isa isa = best_isa(),
+                               const ConvEpilogue* epilogue = nullptr);
+
 }  // namespace ember::math

@@ -457,5 +457,92 @@ TEST(ConvEpilogue, ScaleShiftAndClampOnBothKernels) {
   }
 }
 
+// Channels-last depthwise (conv2d_depthwise_nhwc_f32) against the same
+// double reference, through NCHW <-> NHWC copies of the data.
+std::vector<float> to_nhwc(const std::vector<float>& nchw, size_t n, size_t c, size_t h,
+                           size_t w) {
+  std::vector<float> out(nchw.size());
+  for (size_t b = 0; b < n; ++b)
+    for (size_t ch = 0; ch < c; ++ch)
+      for (size_t y = 0; y < h; ++y)
+        for (size_t x = 0; x < w; ++x)
+          out[((b * h + y) * w + x) * c + ch] = nchw[((b * c + ch) * h + y) * w + x];
+  return out;
+}
+
+void check_nhwc(const Conv2dShape& s, Isa isa, const ConvEpilogue* ep, uint32_t seed) {
+  const auto in = random_floats(s.batch * s.in_c * s.in_h * s.in_w, seed);
+  const auto wt = random_floats(s.out_c * s.kernel_h * s.kernel_w, seed + 1);  // [c, kh, kw]
+  const auto bias = random_floats(s.out_c, seed + 2);
+  std::vector<double> want, mag;
+  reference(s, in, wt, bias.data(), &want, &mag);
+  if (ep != nullptr) {
+    const size_t plane = s.out_h * s.out_w;
+    for (size_t i = 0; i < want.size(); ++i) {
+      const size_t c = i / plane % s.out_c;
+      const double scale = ep->scale ? ep->scale[c] : 1.0, shift = ep->scale ? ep->shift[c] : 0.0;
+      want[i] = std::min(std::max(want[i] * scale + shift, double(ep->lo)), double(ep->hi));
+      mag[i] = mag[i] * scale + std::fabs(shift);
+    }
+  }
+  // Weight [c, kh, kw] is [kh * kw] planes of c in NHWC terms: [kh, kw, c].
+  const auto in_nhwc = to_nhwc(in, s.batch, s.in_c, s.in_h, s.in_w);
+  const auto wt_hwc = to_nhwc(wt, 1, s.out_c, s.kernel_h, s.kernel_w);
+  std::vector<float> first;
+  for (size_t threads : thread_counts()) {
+    Threads pool(threads);
+    std::vector<float> out(want.size(), NAN);
+    conv2d_depthwise_nhwc_f32(s, in_nhwc.data(), wt_hwc.data(), bias.data(), out.data(), isa, ep);
+    SCOPED_TRACE(::testing::Message() << isa_name(isa) << " c " << s.in_c << " " << s.in_h << "x"
+                                      << s.in_w << " k " << s.kernel_h << "x" << s.kernel_w
+                                      << " stride " << s.stride_h << " threads " << threads);
+    // Back to NCHW to compare with the reference.
+    std::vector<float> got(out.size());
+    for (size_t b = 0; b < s.batch; ++b)
+      for (size_t c = 0; c < s.out_c; ++c)
+        for (size_t y = 0; y < s.out_h; ++y)
+          for (size_t x = 0; x < s.out_w; ++x)
+            got[((b * s.out_c + c) * s.out_h + y) * s.out_w + x] =
+                out[((b * s.out_h + y) * s.out_w + x) * s.out_c + c];
+    check(got, want, mag, s.kernel_h * s.kernel_w);
+    if (first.empty()) first = out;
+    ASSERT_EQ(0, std::memcmp(first.data(), out.data(), out.size() * sizeof(float)));
+  }
+}
+
+TEST(ConvDepthwiseNhwc, MatchesDirectReference) {
+  std::vector<Conv2dShape> shapes = {
+      make(1, 96, 96, 96, 14, 14, 7, 7, 1, 3, 1),  // ConvNeXt's 7x7 (whole vectors)
+      make(2, 37, 37, 37, 11, 9, 7, 7, 1, 3, 1),   // channels past the last vector, batch 2
+      make(1, 37, 37, 37, 6, 20, 7, 7, 1, 3, 1),   // blocks of pixels with a channel tail
+      make(1, 20, 20, 20, 13, 17, 3, 3, 2, 1, 1),  // stride 2
+      make(1, 19, 19, 19, 12, 12, 5, 5, 1, 4, 2),  // dilated, padding past the kernel's reach
+      make(1, 3, 3, 3, 4, 4, 7, 7, 1, 3, 1),       // smaller than the kernel, narrow channels
+      make(1, 16, 16, 16, 9, 10, 2, 3, 1, 0, 1),   // rectangular kernel, no padding
+  };
+  // Asymmetric padding (TensorFlow SAME at stride 2: nothing on top/left,
+  // one row/column at the bottom/right): out_h / out_w carry it.
+  Conv2dShape same = make(1, 24, 24, 24, 10, 12, 3, 3, 2, 0, 1);
+  same.out_h = 5, same.out_w = 6;
+  shapes.push_back(same);
+  for (Isa isa : supported_isas()) {
+    for (const Conv2dShape& s : shapes) check_nhwc(s, isa, nullptr, 21);
+  }
+}
+
+TEST(ConvDepthwiseNhwc, EpilogueScaleShiftAndClamp) {
+  const Conv2dShape s = make(1, 21, 21, 21, 9, 9, 7, 7, 1, 3, 1);
+  const auto scale = random_floats(s.out_c, 31, 0.5f, 2.0f);
+  const auto shift = random_floats(s.out_c, 32);
+  ConvEpilogue ep;
+  ep.scale = scale.data(), ep.shift = shift.data(), ep.lo = -0.3f, ep.hi = 0.8f;
+  ConvEpilogue clamp_only;
+  clamp_only.lo = 0.0f, clamp_only.hi = 6.0f;
+  for (Isa isa : supported_isas()) {
+    check_nhwc(s, isa, &ep, 33);
+    check_nhwc(s, isa, &clamp_only, 34);  // scale/shift null: what the XNNPACK step passes
+  }
+}
+
 }  // namespace
 }  // namespace ember::math

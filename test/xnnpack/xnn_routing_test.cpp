@@ -1,6 +1,8 @@
-// The routing table (backends/xnnpack/xnn_routing.h) and the native step
+// The routing table (backends/xnnpack/xnn_routing.h) and the native steps
 // it keeps: which nodes run natively, that each row's check refuses
-// shapes its step cannot run, and the int8 global average pooling against
+// shapes its step cannot run, the wide fp32 depthwise convolution's
+// routing and border taps (its numbers against PyTorch: the
+// conv2d_depthwise_7x7* fixtures), and the int8 global average pooling against
 // hand-computed outputs whose ties only round right in upstream's order
 // (fp32 mean, zero point added, then ties to even).
 #include <gtest/gtest.h>
@@ -15,6 +17,7 @@
 #include "runtime/core/error_message.h"
 #include "runtime/platform/threadpool.h"
 #include "schema/xnnpack_graph_generated.h"
+#include "xnnpack.h"
 
 namespace ember::xnnpack {
 namespace {
@@ -139,6 +142,85 @@ TEST(XnnRouting, Int8GlobalAveragePoolingRoundsLikeUpstream) {
     }
   }
   ASSERT_EQ(set_num_threads(1), Error::Ok);
+}
+
+// A depthwise convolution node as the flatbuffer holds it: input value 0,
+// filter 1 (constant [1, k, k, c]), no bias, output 2.
+struct DepthwiseGraph {
+  flatbuffers::FlatBufferBuilder fbb;
+  std::vector<float> filter;
+  Graph g;
+};
+
+void make_depthwise(DepthwiseGraph* d, size_t c, size_t k, size_t stride, size_t pad,
+                    size_t in_hw, size_t out_hw, uint32_t mult = 1, uint32_t flags = 0) {
+  d->fbb.Finish(ember_xnn_fb::CreateXNode(
+      d->fbb, T::XNNDepthwiseConv2d,
+      ember_xnn_fb::Create_XNNNodeConv(d->fbb, uint32_t(pad), uint32_t(pad), uint32_t(pad),
+                                       uint32_t(pad), uint32_t(k), uint32_t(k), uint32_t(stride),
+                                       uint32_t(stride), 1, 1, 1, mult, uint32_t(c), 0, 0, 0, 1,
+                                       kInvalidId, 2, flags)
+          .Union()));
+  d->filter.assign(k * k * c * mult, 0.5f);
+  Value filter = make_value(xnn_datatype_fp32, {1, k, k, c * mult});
+  filter.data = d->filter.data();
+  d->g.values = {make_value(xnn_datatype_fp32, {1, in_hw, in_hw, c}), filter,
+                 make_value(xnn_datatype_fp32, {1, out_hw, out_hw, c * mult})};
+  Node n;
+  n.type = T::XNNDepthwiseConv2d;
+  n.fb = flatbuffers::GetRoot<ember_xnn_fb::XNode>(d->fbb.GetBufferPointer());
+  n.inputs[0] = 0, n.inputs[1] = 1, n.inputs[2] = kInvalidId;
+  n.num_inputs = 3;
+  n.output = 2;
+  d->g.nodes = {n};
+}
+
+TEST(XnnRouting, WideFp32DepthwiseRunsNatively) {
+  DepthwiseGraph k7;
+  make_depthwise(&k7, 20, 7, 1, 3, 9, 9);
+  const NativeRoute* route = route_node(k7.g, k7.g.nodes[0]);
+  ASSERT_NE(route, nullptr);
+  EXPECT_STREQ(route->name, "f32 depthwise convolution wider than 5x5");
+  EXPECT_EQ(route->check(k7.g, k7.g.nodes[0]), Error::Ok) << last_error_message();
+  // XNNPACK keeps what it has a kernel for, and what this step does not read.
+  DepthwiseGraph k5, mult2, same;
+  make_depthwise(&k5, 20, 5, 1, 2, 9, 9);
+  make_depthwise(&mult2, 20, 7, 1, 3, 9, 9, 2);
+  make_depthwise(&same, 20, 7, 1, 3, 9, 9, 1, XNN_FLAG_TENSORFLOW_SAME_PADDING);
+  EXPECT_EQ(route_node(k5.g, k5.g.nodes[0]), nullptr);
+  EXPECT_EQ(route_node(mult2.g, mult2.g.nodes[0]), nullptr);
+  EXPECT_EQ(route_node(same.g, same.g.nodes[0]), nullptr);
+}
+
+TEST(XnnRouting, DepthwiseCheckRefusesAnOutputTheGeometryDoesNotGive) {
+  DepthwiseGraph d;
+  make_depthwise(&d, 20, 7, 2, 3, 9, 4);  // stride 2 gives 5x5
+  const NativeRoute* route = route_node(d.g, d.g.nodes[0]);
+  ASSERT_NE(route, nullptr);
+  EXPECT_EQ(route->check(d.g, d.g.nodes[0]), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("the geometry gives 5x5"), std::string::npos)
+      << last_error_message();
+}
+
+// The step's numbers: all-0.5 weights, no bias, ones in: each output is
+// 0.5 x the taps inside the input (corner 16, edge rows fewer, centre 49).
+TEST(XnnRouting, DepthwiseStepSkipsTapsOutsideTheInput) {
+  DepthwiseGraph d;
+  make_depthwise(&d, 20, 7, 1, 3, 9, 9);
+  const NativeRoute* route = route_node(d.g, d.g.nodes[0]);
+  ASSERT_NE(route, nullptr);
+  std::vector<float> x(9 * 9 * 20, 1.0f), y(9 * 9 * 20, NAN);
+  std::vector<void*> ptrs = {x.data(), nullptr, y.data()};
+  route->run(d.g, d.g.nodes[0], ptrs.data());
+  auto inside = [](size_t o) { return std::min<size_t>(o, 3) + 1 + std::min<size_t>(8 - o, 3); };
+  for (size_t oy = 0; oy < 9; ++oy) {
+    for (size_t ox = 0; ox < 9; ++ox) {
+      for (size_t c = 0; c < 20; ++c) {
+        ASSERT_EQ(y[(oy * 9 + ox) * 20 + c], 0.5f * float(inside(oy) * inside(ox)))
+            << oy << "," << ox << " channel " << c;
+      }
+    }
+  }
 }
 
 }  // namespace
