@@ -31,16 +31,17 @@ constexpr NativeRoute kNativeRoutes[] = {
      check_global_avg_pool_qs8, run_global_avg_pool_qs8,
      "upstream's rounding (fp32 mean, ties to even after the zero point)"},
     // fp32 depthwise convolution with more than 25 taps (7x7: ConvNeXt).
-    // The pinned XNNPACK's widest f32 depthwise microkernel has 25 taps
-    // and, on x86, no multipass variant, so it runs such a layer as a
-    // grouped IGEMM of one channel per group. Measured 2026-11-27 on a
+    // The pinned XNNPACK is built with its default XNN_ENABLE_DWCONV_MULTIPASS
+    // off, so its f32 depthwise kernels are unipass, 25 taps at most (the
+    // AVX-512 and FMA3 configurations alike), and it runs such a layer as
+    // a grouped IGEMM of one channel per group. Measured 2026-11-27 on a
     // 2-core AMD EPYC (Zen 4, AVX-512), ConvNeXt-T at 1 thread
     // (bench/compare_layers.py): its 18 7x7 depthwise layers took 98.9 ms
     // on XNNPACK against 3.0 ms on ONNX Runtime; this step: see
     // docs/performance.md ("Layer by layer against ONNX Runtime").
     {"f32 depthwise convolution wider than 5x5", T::XNNDepthwiseConv2d,
      depthwise_conv_f32_wide, check_depthwise_conv_f32, run_depthwise_conv_f32,
-     "no XNNPACK depthwise microkernel for more than 25 taps (grouped IGEMM instead)"},
+     "no unipass XNNPACK depthwise kernel over 25 taps, multipass off (grouped IGEMM instead)"},
 };
 
 }  // namespace

@@ -7,7 +7,9 @@
 namespace ember::xnnpack {
 namespace {
 
-constexpr size_t kLargestXnnpackTaps = 25;  // the pinned XNNPACK's widest f32 depthwise tile
+// The pinned XNNPACK's widest f32 depthwise kernel (unipass; its multipass
+// kernels are compiled out by XNN_ENABLE_DWCONV_MULTIPASS's default).
+constexpr size_t kLargestXnnpackTaps = 25;
 
 const ember_xnn_fb::_XNNNodeConv* conv_of(const Node& node) {
   if (node.fb == nullptr) return nullptr;
