@@ -26,26 +26,11 @@ Usage:
 import argparse
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 
-
-def cpu_name():
-    model, flags = platform.processor() or "unknown CPU", set()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name") and model in ("", "unknown CPU", platform.processor()):
-                    model = line.split(":", 1)[1].strip()
-                if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    isa = "AVX-512" + (" with VNNI" if "avx512_vnni" in flags else "") if "avx512f" in flags \
-        else ("AVX2/FMA3" if "avx2" in flags else "no AVX2")
-    return f"{model} ({isa}, {len(os.sched_getaffinity(0))} usable cores)"
+from machine import cpu_description
 
 
 def input_for(pte):
@@ -82,7 +67,7 @@ def main():
     streams = [int(x) for x in a.streams.split(",")]
     pools = [int(x) for x in a.threads.split(",")]
     sets = [[m] for m in models] + ([models] if a.mix and len(models) > 1 else [])
-    print(f"CPU: {cpu_name()}", flush=True)
+    print(f"CPU: {cpu_description()}", flush=True)
 
     rows = []
     for group in sets:
@@ -108,7 +93,7 @@ def main():
 
     if a.json:
         with open(a.json, "w") as f:
-            json.dump({"cpu": cpu_name(), "seconds": a.seconds, "rounds": a.rounds, "rows": rows}, f, indent=1)
+            json.dump({"cpu": cpu_description(), "seconds": a.seconds, "rounds": a.rounds, "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -32,27 +32,12 @@ import argparse
 import collections
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
 import tempfile
 
-
-def cpu_name():
-    model, flags = platform.processor() or "unknown CPU", set()
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    model = line.split(":", 1)[1].strip()
-                if line.startswith("flags"):
-                    flags = set(line.split(":", 1)[1].split())
-    except OSError:
-        pass
-    isa = "AVX-512" + (" with VNNI" if "avx512_vnni" in flags else "") if "avx512f" in flags \
-        else ("AVX2/FMA3" if "avx2" in flags else "no AVX2")
-    return f"{model} ({isa})"
+from machine import cpu_description
 
 
 # ------------------------------------------------------------------ ONNX side
@@ -204,6 +189,16 @@ def run_ember(runner, pte, npy, threads, iters):
     return order, med, total
 
 
+def operator_kind(name):
+    """An event name without its instance: "Convolution (NHWC, F32) IGEMM"
+    from "... IGEMM #3 @7", "native:<route>" from "native:<route> 1: nodes
+    7-7 @12"."""
+    name = name.rsplit(" @", 1)[0]
+    if name.startswith("native:"):
+        return name.split(" ", 1)[0]
+    return name.split(" #", 1)[0]
+
+
 def ember_class(name):
     n = name.split(" @")[0]
     if n.startswith("native_call_") or n.startswith("fused:"):
@@ -265,9 +260,7 @@ def compare(name, args):
                            f"{len(convs)} Conv nodes: cannot pair them")
     for ename, (oname, label, kind) in zip(e_convs, convs):
         add(label, "ember", e_ms[ename])
-        engines.setdefault(label, set()).add(
-            ename.split(" #")[0].split(" @")[0].split(" 1:")[0].rsplit(" ", 2)[0]
-            if ename.startswith("native:") else ename.split(" #")[0].split(" @")[0])
+        engines.setdefault(label, set()).add(operator_kind(ename))
     for n in e_order:
         if ember_class(n) != "conv":
             add(ember_class(n), "ember", e_ms[n])
@@ -311,7 +304,7 @@ def main():
     ap.add_argument("--json", default="")
     args = ap.parse_args()
     results = []
-    text = [f"CPU: {cpu_name()}", ""]
+    text = [f"CPU: {cpu_description()}", ""]
     for name in [n for n in args.only.split(",") if n]:
         r = compare(name, args)
         results.append(r)
@@ -322,7 +315,7 @@ def main():
             f.write("\n".join(text))
     if args.json:
         with open(args.json, "w") as f:
-            json.dump({"cpu": cpu_name(), "results": results}, f, indent=1)
+            json.dump({"cpu": cpu_description(), "results": results}, f, indent=1)
 
 
 if __name__ == "__main__":

@@ -16,14 +16,6 @@ const ember_xnn_fb::_XNNNodeConv* conv_of(const Node& node) {
   return static_cast<const ember_xnn_fb::_XNNNodeConv*>(node.fb->xnode_union());
 }
 
-// Output extent of one axis, or 0 when the kernel does not fit.
-size_t out_extent(size_t in, size_t pad_before, size_t pad_after, size_t kernel, size_t stride,
-                  size_t dilation) {
-  const size_t reach = dilation * (kernel - 1) + 1;
-  if (stride == 0 || in + pad_before + pad_after < reach) return 0;
-  return (in + pad_before + pad_after - reach) / stride + 1;
-}
-
 math::Conv2dShape shape_of(const Graph& g, const Node& node) {
   const auto* t = conv_of(node);
   const Value& in = g.values[node.inputs[0]];
@@ -77,15 +69,9 @@ Error check_depthwise_conv_f32(const Graph& g, const Node& node) {
                        (g.values[bias].is_constant() && g.values[bias].dtype == xnn_datatype_fp32 &&
                         g.values[bias].numel == c),
                    "bias must be absent or a constant fp32 [%zu]", c);
-  EMBER_NODE_CHECK(t->dilation_height() > 0 && t->dilation_width() > 0,
-                   "dilation must be positive");
-  const size_t oh = out_extent(in.dims[1], t->padding_top(), t->padding_bottom(),
-                               t->kernel_height(), t->subsampling_height(), t->dilation_height());
-  const size_t ow = out_extent(in.dims[2], t->padding_left(), t->padding_right(),
-                               t->kernel_width(), t->subsampling_width(), t->dilation_width());
-  EMBER_NODE_CHECK(oh > 0 && ow > 0 && out.dims[1] == oh && out.dims[2] == ow,
-                   "output %zux%zu, the geometry gives %zux%zu", out.dims[1], out.dims[2], oh,
-                   ow);
+  // The output extent (padding, window, stride, dilation against the
+  // input) was checked for every convolution node when the graph was
+  // built (xnn_window_check.h).
   return Error::Ok;
 }
 

@@ -17,7 +17,8 @@ bool depthwise_conv_f32_wide(const Graph& graph, const Node& node);
 
 // InvalidProgram naming the node unless input [N, H, W, C], filter a
 // constant [1, KH, KW, C], bias absent or a constant [C], output [N, OH,
-// OW, C] with OH / OW what the padding, stride and dilation give.
+// OW, C]. That OH / OW are what the padding, stride and dilation give is
+// build_graph's check (check_window_geometry), made before routing.
 Error check_depthwise_conv_f32(const Graph& graph, const Node& node);
 
 // Spreads (image, output row) tasks over the shared pool.

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "backends/xnnpack/xnn_routing.h"
+#include "backends/xnnpack/xnn_window_check.h"
 #include "runtime/core/error_message.h"
 #include "runtime/platform/threadpool.h"
 #include "schema/xnnpack_graph_generated.h"
@@ -192,13 +193,31 @@ TEST(XnnRouting, WideFp32DepthwiseRunsNatively) {
   EXPECT_EQ(route_node(same.g, same.g.nodes[0]), nullptr);
 }
 
-TEST(XnnRouting, DepthwiseCheckRefusesAnOutputTheGeometryDoesNotGive) {
+// The step trusts the output extent because graph building refuses a
+// depthwise node whose declared output its geometry does not give.
+TEST(XnnRouting, DepthwiseOutputTheGeometryDoesNotGiveIsRefusedAtLoad) {
   DepthwiseGraph d;
   make_depthwise(&d, 20, 7, 2, 3, 9, 4);  // stride 2 gives 5x5
+  ASSERT_NE(route_node(d.g, d.g.nodes[0]), nullptr);
+  EXPECT_EQ(check_window_geometry(d.g, d.g.nodes[0]), Error::InvalidProgram);
+  EXPECT_NE(std::string(last_error_message()).find("node 0 (XNNDepthwiseConv2d)"),
+            std::string::npos)
+      << last_error_message();
+}
+
+TEST(XnnRouting, DepthwiseCheckRefusesABiasOfAnotherLength) {
+  DepthwiseGraph d;
+  make_depthwise(&d, 20, 7, 1, 3, 9, 9);
+  std::vector<float> bias(19, 0.0f);
+  Value b = make_value(xnn_datatype_fp32, {19});
+  b.data = bias.data();
+  d.g.values.push_back(b);
+  d.g.nodes[0].inputs[2] = 3;
   const NativeRoute* route = route_node(d.g, d.g.nodes[0]);
   ASSERT_NE(route, nullptr);
   EXPECT_EQ(route->check(d.g, d.g.nodes[0]), Error::InvalidProgram);
-  EXPECT_NE(std::string(last_error_message()).find("the geometry gives 5x5"), std::string::npos)
+  EXPECT_NE(std::string(last_error_message()).find("bias must be absent or a constant fp32 [20]"),
+            std::string::npos)
       << last_error_message();
 }
 
