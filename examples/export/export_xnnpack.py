@@ -579,6 +579,7 @@ def node_cases():
     # fake-quantized reference, atol is about 0.02. The residual dominates
     # the range: dq_linear_block's int8 weights stay within atol of the
     # unquantized block (0.006), the 4-bit blocks do not (0.06-0.09).
+    Dim = torch.export.Dim
     blk = lambda: [(r(1, 8, 64),) for _ in range(3)]
     # Upstream's transformer recipe: XNNPACKQuantizer's dynamic config, int8
     # per-channel (qcint8) weights, qdint8 (PerTokenDynamicQuant) inputs.
@@ -592,6 +593,17 @@ def node_cases():
              expect_dtypes=("qdint8", "qbint4")))
     add(Case("q8da4w_per_channel", DqBlock().eval(), blk(), quant="8da4w_per_channel",
              expect_dtypes=("qdint8", "qcint4")))
+    # One 8da4w linear layer run at every row count from 1 to 32 (rows
+    # bounded-dynamic): XNNPACK's dynamically quantized GEMMs tile rows by
+    # mr (up to 14 on AVX512-VNNI + GFNI CPUs, 16 with AMX) and read one
+    # quantization parameter per row of the tile; rows left over in the
+    # last tile (M = 2, 3, 16, 31 with mr 14) went wrong there when the
+    # padding was short (third-party/patches/xnnpack-quantization-params-
+    # padding.patch). Three 16-column tiles across.
+    add(Case("q8da4w_linear_rows", nn.Linear(64, 48, bias=False).eval(),
+             [(r(m, 64),) for m in range(1, 33)], quant="8da4w",
+             example=(r(7, 64),), dynamic_shapes=({0: Dim("rows", min=1, max=32)},),
+             expect_dtypes=("qdint8", "qbint4")))
     # fp16, as the partitioner lowers a half-precision module (fp16 values
     # and weights in the blob): expected outputs from upstream's runtime,
     # tolerance about one fp16 ulp at the outputs' scale.
@@ -601,7 +613,6 @@ def node_cases():
              expect_dtypes=("fp16",)))
     # fp32 with batch and sequence both bounded-dynamic: the blob holds the
     # upper bounds, each test case its own shape within them.
-    Dim = torch.export.Dim
     add(Case("dynamic_seq", DynSeqNet().eval(),
              [(r(1, 2, 16),), (r(4, 16, 16),), (r(2, 7, 16),), (r(3, 16, 16),)],
              example=(r(2, 7, 16),),
