@@ -7,6 +7,12 @@
 #   scripts/test.sh --target aarch64
 #                                cross build for ARM64 in build-aarch64/, the
 #                                suite run under qemu-aarch64 (docs/arm64.md)
+#   scripts/test.sh --cpu-matrix the Release build, then the kernel-path tests
+#                                at every CPU level this host covers
+#                                (scripts/cpu_matrix.sh, docs/cpu_features.md)
+#   scripts/test.sh --target aarch64 --cpu-matrix
+#                                the ARM64 build, then those tests under
+#                                several QEMU CPU models
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -23,8 +29,16 @@ if [ "${1:-}" = "--target" ]; then
   # second host-configured tree; ember_list_ops from a CMake script;
   # ember_conformance's per-case children from /proc/self/exe).
   exclude='^(selective_build\.(real_build|list_ops)|conformance\.SuiteTest\..*)$'
+  if [ "${3:-}" = "--cpu-matrix" ]; then exec scripts/cpu_matrix.sh "$build_dir"; fi
   ctest --test-dir "$build_dir" --output-on-failure -j"$(nproc)" -E "$exclude"
   exit 0
+fi
+
+if [ "${1:-}" = "--cpu-matrix" ]; then
+  scripts/install_deps.sh
+  cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+  cmake --build build -j"$(nproc)"
+  exec scripts/cpu_matrix.sh build
 fi
 
 if [ "${1:-}" = "--tsan" ]; then

@@ -124,3 +124,14 @@ if(EMBER_XNNPACK_UKERNELS_LIB AND EMBER_XNNPACK_LIB MATCHES "\\.a$")
 endif()
 target_link_libraries(ember::xnnpack INTERFACE ${_ember_xnn_libs} ${EMBER_CPUINFO_LIB}
                       ember::pthreadpool m)
+# Ember's patch (third-party/patches/xnnpack-isa-cap.patch) lets the CPU
+# feature cap (EMBER_CPU_FEATURES) reach XNNPACK's kernel choice; an XNNPACK
+# without it (the system's) follows the host's features whatever the cap.
+file(STRINGS "${EMBER_XNNPACK_INCLUDE}/xnnpack.h" _ember_xnn_cap REGEX "xnn_ember_cap_isa")
+if(_ember_xnn_cap)
+  target_compile_definitions(ember::xnnpack INTERFACE EMBER_XNNPACK_HAS_ISA_CAP=1)
+else()
+  target_compile_definitions(ember::xnnpack INTERFACE EMBER_XNNPACK_HAS_ISA_CAP=0)
+  message(WARNING "XNNPACK without Ember's patches: EMBER_CPU_FEATURES caps Ember's own "
+                  "kernels only, not XNNPACK's")
+endif()

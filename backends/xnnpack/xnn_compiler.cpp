@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "backends/xnnpack/xnn_shared_workspace.h"
+#include "runtime/platform/cpu_features.h"
 #include "runtime/platform/log.h"
 #include "runtime/platform/threadpool.h"
 #include "schema/xnnpack_graph_generated.h"
@@ -15,6 +16,15 @@ namespace ember::xnnpack {
 namespace fb = ::ember_xnn_fb;
 using T = fb::XNodeUnion;
 namespace {
+
+// XNNPACK has no kernels for some node on this CPU, or on the level
+// EMBER_CPU_FEATURES caps it to: the likeliest cause, and the level.
+void append_unsupported_hardware_reason() {
+  append_error_message(
+      ": XNNPACK has no kernel for these nodes on this CPU at CPU level '%s' (fp16 "
+      "programs need AVX2 with F16C on x86-64, fp16 arithmetic on ARM64)%s%s",
+      cpu_level_name(), cpu_cap_note()[0] != '\0' ? "; " : "", cpu_cap_note());
+}
 
 const char* status_name(xnn_status s) {
   switch (s) {
@@ -397,6 +407,7 @@ Error build_runtime(Plan* plan, const Usage& usage, size_t step_index, Step* ste
       set_error_message("XNNPACK nodes %zu..%zu (first %s): xnn_create_runtime_v4 failed (%s)",
                         step->first_node, step->end_node - 1, node_type_name(first.type),
                         status_name(s));
+      if (s == xnn_status_unsupported_hardware) append_unsupported_hardware_reason();
       err = Error::NotSupported;
     }
   }
@@ -562,8 +573,17 @@ Error assign_buffers(Plan* plan, const Usage& usage) {
 // wait for it (a function-local static). The pinned snapshot guards
 // xnn_initialize itself (pthread_once, an atomic compare-and-swap), but
 // its thread safety is not documented, so Ember does not rely on it.
+// Before it, the process-wide CPU feature cap (runtime/platform/
+// cpu_features.h) goes to XNNPACK's hardware configuration, so that its
+// kernel choice follows the same level as Ember's own kernels.
 xnn_status initialize_xnnpack_once() {
-  static const xnn_status status = xnn_initialize(nullptr);
+  static const xnn_status status = [] {
+#if EMBER_XNNPACK_HAS_ISA_CAP
+    const xnn_status cap = xnn_ember_cap_isa(cpu_features());
+    if (cap != xnn_status_success) return cap;
+#endif
+    return xnn_initialize(nullptr);
+  }();
   return status;
 }
 

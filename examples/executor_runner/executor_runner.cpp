@@ -44,6 +44,7 @@
 #include "examples/executor_runner/runner_report.h"
 #include "examples/executor_runner/runner_trace.h"
 #include "extension/module/module.h"
+#include "extension/runner_util/cpu_level.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
 #include "runtime/platform/log.h"
@@ -73,6 +74,10 @@ DEFINE_int32(threads, 0,
 DEFINE_int32(cpu_threads, -1,
              "Alias of --threads (upstream's runner's name); -1: the default, as "
              "--threads=0.");
+DEFINE_string(cpu_features, "", ember::runner::cpu_features_flag_help());
+DEFINE_bool(cpu_levels, false,
+            "Print the CPU levels --cpu_features accepts, which of them this CPU covers, "
+            "and exit.");
 DEFINE_string(print_output, "summary",
               "What to print of the outputs: none, summary (per output, its first and "
               "last 100 elements) or all (every element). Default for a .pte: summary; "
@@ -479,9 +484,14 @@ int main(int argc, char** argv) {
   if (FLAGS_verbose) {
     ember::set_log_level(ember::LogLevel::Debug);
   }
+  if (FLAGS_cpu_levels) {
+    runner::print_cpu_levels();
+    return 0;
+  }
   // Each step returns 0 to go on, else the exit status (its error printed).
   if (const int bad = apply_upstream_flags()) return bad;
   if (const int bad = check_flags()) return bad;
+  if (const int bad = runner::apply_cpu_features_flag(FLAGS_cpu_features.c_str())) return bad;
   if (const int rc = start_thread_pool()) return rc;
   Session s;
   if (const int rc = split_data_paths()) return rc;

@@ -26,6 +26,7 @@
 #include "examples/executor_runner/runner_memory.h"
 #include "extension/llm/runner/text_llm_runner.h"
 #include "extension/llm/tokenizer/tokenizer.h"
+#include "extension/runner_util/cpu_level.h"
 #include "runtime/core/error_message.h"
 #include "runtime/platform/threadpool.h"
 
@@ -42,6 +43,7 @@ DEFINE_uint64(seed, 0, "Sampling seed; 0 seeds from the clock.");
 DEFINE_int32(seq_len, -1, "Total tokens (prompt and new); -1: the model's context.");
 DEFINE_int32(max_new_tokens, -1, "New tokens at most; -1: what the context allows.");
 DEFINE_int32(cpu_threads, -1, "Threads; -1: the library's default.");
+DEFINE_string(cpu_features, "", ember::runner::cpu_features_flag_help());
 DEFINE_int32(num_bos, 0, "BOS tokens put in front of the prompt.");
 DEFINE_int32(num_eos, 0, "EOS tokens put after the prompt.");
 DEFINE_bool(warmup, false, "Run one warm-up generation first (not reported).");
@@ -131,6 +133,9 @@ int main(int argc, char** argv) {
   if (!FLAGS_prompt_file.empty() && !read_text(FLAGS_prompt_file, &prompt)) {
     std::fprintf(stderr, "error: cannot read --prompt_file %s\n", FLAGS_prompt_file.c_str());
     return 2;
+  }
+  if (const int bad = ember::runner::apply_cpu_features_flag(FLAGS_cpu_features.c_str())) {
+    return bad;
   }
   if (FLAGS_cpu_threads > 0 &&
       ember::set_num_threads(size_t(FLAGS_cpu_threads)) != ember::Error::Ok) {

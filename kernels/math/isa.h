@@ -25,6 +25,8 @@
 #include <cstdint>
 #include <cstring>
 
+#include "runtime/platform/cpu_features.h"
+
 namespace ember::math {
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -71,12 +73,20 @@ inline bool isa_supported(Isa isa) {
 #endif
 }
 
-// The widest supported ISA, detected once.
+// The ISA that the process-wide CPU feature cap allows (EMBER_CPU_FEATURES,
+// runtime/platform/cpu_features.h), as a feature mask: the one table that
+// maps the cap to this library's paths. On AArch64 NEON is the baseline of
+// the architecture, so every level runs kNeon.
+inline Isa isa_for_features(uint32_t features) {
+  if ((features & kCpuX86Avx512) && isa_supported(Isa::kAvx512)) return Isa::kAvx512;
+  if ((features & kCpuX86Avx2) && isa_supported(Isa::kAvx2)) return Isa::kAvx2;
+  if (isa_supported(Isa::kNeon)) return Isa::kNeon;
+  return Isa::kBaseline;
+}
+
+// The widest ISA the CPU supports and the cap allows, decided once.
 inline Isa best_isa() {
-  static const Isa isa = isa_supported(Isa::kAvx512) ? Isa::kAvx512
-                         : isa_supported(Isa::kAvx2) ? Isa::kAvx2
-                         : isa_supported(Isa::kNeon) ? Isa::kNeon
-                                                     : Isa::kBaseline;
+  static const Isa isa = isa_for_features(cpu_features());
   return isa;
 }
 

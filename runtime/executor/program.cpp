@@ -7,6 +7,7 @@
 #include "runtime/executor/extended_header.h"
 #include "runtime/executor/program_internal.h"
 #include "runtime/executor/program_validation.h"
+#include "runtime/platform/cpu_features.h"
 #include "runtime/platform/log.h"
 #include "schema/program_generated.h"
 
@@ -250,6 +251,10 @@ Result<Program> Program::load(DataLoader* loader, Verification verification,
   }
   EMBER_CHECK_OR_RETURN(loader != nullptr, Error::InvalidArgument,
                         "Program::load: loader is null");
+  // A misspelt EMBER_CPU_FEATURES refuses to run, rather than run on a
+  // cap nobody asked for (runtime/platform/cpu_features.h).
+  const Error cpu = cpu_level_status();
+  if (cpu != Error::Ok) return cpu;
   Result<size_t> file_size = read_file_size(loader);
   if (!file_size.ok()) {
     return file_size.error();

@@ -22,6 +22,7 @@
 #include "extension/module/module.h"
 #include "runtime/core/error_message.h"
 #include "runtime/platform/threadpool.h"
+#include "test/xnnpack/xnnpack_cpu_level.h"
 
 namespace ember::testing {
 namespace {
@@ -80,12 +81,22 @@ struct Loaded {
   Method* method = nullptr;
   // The non-delegated part needs portable operators Ember lacks (#4).
   bool missing_operators = false;
+  // The load's error message, when it failed.
+  std::string error;
 };
 
-#define EMBER_LOAD_OR_SKIP(path, loaded)                                  \
+// Loads `path`; skips for missing portable operators; for a fixture that
+// XNNPACK has no kernels for at this CPU level (an fp16 program below
+// AVX2), expects that clear refusal and ends the test there.
+#define EMBER_LOAD_OR_SKIP(path, loaded, kind)                            \
   do {                                                                    \
     ::testing::AssertionResult ok_ = load(path, loaded);                  \
     if (!ok_ && (loaded)->missing_operators) GTEST_SKIP() << ok_.message(); \
+    if (!fp16_kernels_available() && (kind) == "fp16") {                  \
+      EXPECT_TRUE(refused_for_this_cpu(kind, (loaded)->error.c_str()))    \
+          << "expected XNNPACK's refusal at this CPU level: " << ok_.message(); \
+      return;                                                             \
+    }                                                                     \
     ASSERT_TRUE(ok_);                                                     \
   } while (0)
 
@@ -107,6 +118,7 @@ struct Loaded {
   Result<Method*> method = l->module->method("forward");
   if (!method.ok()) {
     l->missing_operators = method.error() == Error::OperatorMissing;
+    l->error = last_error_message();
     return ::testing::AssertionFailure() << "method: " << last_error_message();
   }
   l->method = *method;
@@ -116,7 +128,7 @@ struct Loaded {
 void verify_all(const std::string& name) {
   const Entry e = entry(name);
   Loaded l;
-  EMBER_LOAD_OR_SKIP(kDir + "/" + name + ".bpte", &l);
+  EMBER_LOAD_OR_SKIP(kDir + "/" + name + ".bpte", &l, e.kind);
   Result<size_t> cases = l.bundle->num_test_cases("forward");
   ASSERT_TRUE(cases.ok());
   for (size_t k = 0; k < *cases; ++k) {
@@ -157,8 +169,8 @@ class XnnpackDifferential : public ::testing::TestWithParam<std::string> {};
 TEST_P(XnnpackDifferential, MatchesPortableKernels) {
   const Entry e = entry(GetParam());
   Loaded delegated, portable;
-  EMBER_LOAD_OR_SKIP(kDir + "/" + GetParam() + ".bpte", &delegated);
-  EMBER_LOAD_OR_SKIP(kDir + "/" + GetParam() + ".portable.bpte", &portable);
+  EMBER_LOAD_OR_SKIP(kDir + "/" + GetParam() + ".bpte", &delegated, e.kind);
+  EMBER_LOAD_OR_SKIP(kDir + "/" + GetParam() + ".portable.bpte", &portable, std::string());
   Result<size_t> cases = delegated.bundle->num_test_cases("forward");
   ASSERT_TRUE(cases.ok());
   for (size_t k = 0; k < *cases; ++k) {

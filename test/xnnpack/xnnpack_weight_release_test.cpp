@@ -27,6 +27,7 @@
 #include "extension/data_loader/mmap_data_loader.h"
 #include "extension/module/module.h"
 #include "runtime/core/error_message.h"
+#include "test/xnnpack/xnnpack_cpu_level.h"
 
 namespace ember::testing {
 namespace {
@@ -115,6 +116,18 @@ Tolerance tolerance(const std::string& name) {
   return Tolerance();
 }
 
+// The MANIFEST's kind of `name` (fp32, int8, dq, fp16).
+std::string kind_of(const std::string& name) {
+  std::ifstream in(kDir + "/MANIFEST");
+  std::string line;
+  while (std::getline(in, line)) {
+    std::istringstream words(line);
+    std::string n, kind;
+    if (words >> n >> kind && n == name) return kind;
+  }
+  return std::string();
+}
+
 void verify_cases(Module& module, const BundledProgram& bundle, const Tolerance& tol) {
   Result<Method*> method = module.method("forward");
   ASSERT_TRUE(method.ok()) << last_error_message();
@@ -158,6 +171,12 @@ size_t load_verify_reload(const std::string& name, bool mmap) {
   if (!module.ok()) return 0;
   Result<Method*> method = (*module)->method("forward");
   if (!method.ok() && method.error() == Error::OperatorMissing) return 0;  // portable ops Ember lacks
+  if (!fp16_kernels_available() && kind_of(name) == "fp16") {
+    // No XNNPACK kernels at this CPU level: the clear refusal is the result.
+    EXPECT_TRUE(refused_for_this_cpu("fp16", last_error_message())) << last_error_message();
+    std::filesystem::remove(c.program_path);
+    return 0;
+  }
   EXPECT_TRUE(method.ok()) << last_error_message();
   if (!method.ok()) return 0;
   size_t released = 0;
