@@ -13,12 +13,17 @@ Writes into test/models/llm/ (or --out):
                              enable_dynamic_shape False (prefill token by token)
   tiny_llama_reference.json  for each program and prompt, upstream's
                              TextLLMRunner's generated token ids (temperature 0,
-                             num_bos 1), single turns and a two-turn exchange
+                             num_bos 1), single turns and a two-turn exchange;
+                             with each generated token, upstream's margin (its
+                             logit minus the runner-up's) and its logit, from
+                             upstream's runtime driven as the runner drives it
 
 The model is dim 64, 2 layers, vocab 512, max_seq_len 32, context 64, with
 seeded random weights and RMSNorm weights of 1 (without a checkpoint
 upstream's random init leaves them non-finite). Needs torch 2.13.0 and
 executorch 1.5.1 (and sentencepiece); offline; about 5 minutes on 2 cores.
+--reuse keeps the programs and the tokenizer and redoes the reference;
+--margins-only adds the margins to the reference there (seconds).
 
 Token ids come from the runner's per-token callback: each callback is one
 token's text (SentencePiece pieces with U+2581 as a space, byte pieces as
@@ -55,8 +60,17 @@ PROMPTS = [
     # longer than max_seq_len (32) tokens: chunked prefill
     "The quick brown fox jumps over the lazy dog and the little fox met a bear "
     "near the river in the morning, and they liked to run and to play.",
+    # Word salads of the corpus's words whose every greedy step leads by
+    # more than 0.1 logit (a search over 3,700 candidates): the test
+    # compares tokens only while upstream's margin is above that bound
+    # (text_llm_runner_test.cpp), and most steps of the prompts above are
+    # near ties.
+    "chien play 雪 the new",
+    "naïve, fox river.",
+    "who 東京 to a",
 ]
-TURNS = ["Hello, said the bear.", " And the fox said"]
+# A two-turn exchange, chosen the same way.
+TURNS = ["day the fox", " there was a little"]
 
 
 def train_tokenizer(out_dir):
@@ -164,26 +178,65 @@ def ids_from_pieces(pieces, table):
     return ids
 
 
-def runtime_greedy(program, prompt_ids, max_new, eos_ids):
+def top2(logits):
+    """The last position's argmax, its margin (top-1 minus top-2 logit) and
+    its top-1 logit."""
+    row = logits.reshape(-1, logits.shape[-1])[-1].float()
+    values = torch.topk(row, 2).values
+    return int(torch.argmax(row)), float(values[0] - values[1]), float(values[0])
+
+
+class RuntimeChat:
     """Upstream's runtime (its Python module), driven step by step as its
     runner drives it: prefill in chunks of what the program's token input
-    takes, then one token per call, greedy, stopping after an EOS."""
-    from executorch.runtime import Runtime
-    method = Runtime.get().load_program(program).load_method("forward")
-    chunk = method.metadata.input_tensor_meta(0).sizes()[1]
-    pos, logits = 0, None
-    for i in range(0, len(prompt_ids), chunk):
-        part = prompt_ids[i:i + chunk]
-        logits = method.execute([torch.tensor([part], dtype=torch.long),
-                                 torch.tensor([pos], dtype=torch.long)])[0]
-        pos += len(part)
-    generated = [int(torch.argmax(logits.reshape(-1, logits.shape[-1])[-1]))]
-    while len(generated) < max_new and generated[-1] not in eos_ids:
-        logits = method.execute([torch.tensor([[generated[-1]]], dtype=torch.long),
-                                 torch.tensor([pos], dtype=torch.long)])[0]
-        pos += 1
-        generated.append(int(torch.argmax(logits.reshape(-1, logits.shape[-1])[-1])))
-    return generated, chunk
+    takes, then one token per call, greedy, stopping after an EOS. The KV
+    cache and the position carry over from one generate() to the next (a
+    chat; the last generated token is not fed, as the runner's)."""
+
+    def __init__(self, program):
+        import executorch.extension.llm.custom_ops.custom_ops  # noqa: F401
+        import executorch.kernels.quantized  # noqa: F401
+        from executorch.runtime import Runtime
+        self.method = Runtime.get().load_program(program).load_method("forward")
+        self.chunk = self.method.metadata.input_tensor_meta(0).sizes()[1]
+        self.pos = 0
+
+    def step(self, ids):
+        logits = self.method.execute([torch.tensor([ids], dtype=torch.long),
+                                      torch.tensor([self.pos], dtype=torch.long)])[0]
+        self.pos += len(ids)
+        return top2(logits)
+
+    def generate(self, prompt_ids, max_new, eos_ids=(2,)):
+        """(id, margin, top-1 logit) of each generated token."""
+        for i in range(0, len(prompt_ids), self.chunk):
+            steps = [self.step(prompt_ids[i:i + self.chunk])]
+        while len(steps) < max_new and steps[-1][0] not in eos_ids:
+            steps.append(self.step([steps[-1][0]]))
+        return steps
+
+
+def record_margins(entries, steps, where):
+    """Stores each step's margin and top-1 logit in `entries` (a case or a
+    turn) after checking that the argmaxes are its generated ids."""
+    ids = [s[0] for s in steps]
+    if ids != entries["generated_ids"]:
+        raise RuntimeError(f"{where}: runtime argmax {ids} != generated {entries['generated_ids']}")
+    entries["margins"] = [round(s[1], 6) for s in steps]
+    entries["top1_logits"] = [round(s[2], 6) for s in steps]
+
+
+def add_margins(program, ref, sp):
+    """Upstream's logit margin at each generated step of every case and turn
+    of `ref` (one program's entry of the reference), from its runtime."""
+    for case in ref["cases"]:
+        steps = RuntimeChat(program).generate(case["prompt_ids"], case["max_new_tokens"])
+        record_margins(case, steps, f"{os.path.basename(program)} {case['prompt']!r}")
+    chat = RuntimeChat(program)
+    for turn in ref["conversation"]:
+        prompt_ids = [sp.bos_id()] * turn["num_bos"] + sp.encode(turn["prompt"])
+        steps = chat.generate(prompt_ids, turn["max_new_tokens"])
+        record_margins(turn, steps, f"{os.path.basename(program)} turn {turn['prompt']!r}")
 
 
 def reference(program, tokenizer_path, sp, table):
@@ -202,7 +255,8 @@ def reference(program, tokenizer_path, sp, table):
     runner = TextLLMRunner(program, tokenizer_path)
     for prompt in PROMPTS:
         prompt_ids = [sp.bos_id()] + sp.encode(prompt)
-        by_runtime, chunk = runtime_greedy(program, prompt_ids, 12, {2})
+        chat = RuntimeChat(program)
+        by_runtime, chunk = [s[0] for s in chat.generate(prompt_ids, 12)], chat.chunk
         case = {"prompt": prompt, "num_bos": 1, "max_new_tokens": 12, "prompt_ids": prompt_ids}
         if chunk > 1 and len(prompt_ids) > chunk:
             # Upstream's runner prefills in chunks of max_seq_len (32) where
@@ -221,7 +275,29 @@ def reference(program, tokenizer_path, sp, table):
     runner.reset()
     turns = [{"prompt": p, "num_bos": 1, "max_new_tokens": 6,
               "generated_ids": run(runner, p, 6)} for p in TURNS]
-    return {"cases": cases, "conversation": turns}
+    ref = {"cases": cases, "conversation": turns}
+    add_margins(program, ref, sp)
+    return ref
+
+
+def update_margins(out):
+    """--margins-only: adds the margins to the reference in `out`, from the
+    programs and tokenizer there (neither is rewritten)."""
+    import sentencepiece as spm
+    path = os.path.join(out, "tiny_llama_reference.json")
+    with open(path, encoding="utf-8") as f:
+        refs = json.load(f)
+    sp = spm.SentencePieceProcessor(model_file=os.path.join(out, refs["tokenizer"]))
+    for name, ref in refs["programs"].items():
+        add_margins(os.path.join(out, name), ref, sp)
+    return refs
+
+
+def write_reference(out, refs):
+    with open(os.path.join(out, "tiny_llama_reference.json"), "w", encoding="utf-8") as f:
+        json.dump(refs, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+    print(json.dumps(refs, ensure_ascii=False)[:2000])
 
 
 def main():
@@ -229,27 +305,34 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("--out", default=os.path.join(here, "..", "..", "test", "models", "llm"))
     p.add_argument("--reuse", action="store_true",
-                   help="keep the exported programs in --out (same tokenizer), redo the references")
+                   help="keep the programs and the tokenizer in --out, redo the references")
+    p.add_argument("--margins-only", action="store_true",
+                   help="only add upstream's logit margins to the reference in --out")
     args = p.parse_args()
     out = os.path.abspath(args.out)
+    if args.margins_only:
+        write_reference(out, update_margins(out))
+        return
     os.makedirs(out, exist_ok=True)
-    tokenizer = train_tokenizer(out)
+    tokenizer = os.path.join(out, "tiny_llm_tokenizer.model")
+    legacy = os.path.join(out, "tiny_llama_legacy.pte")
+    config = os.path.join(out, "tiny_llama_config.pte")
+    reuse = args.reuse and all(map(os.path.exists, (tokenizer, legacy, config)))
+    if not reuse:
+        # (a retrained tokenizer has the same pieces, but the training
+        # paths it records make other bytes: --reuse keeps the file)
+        tokenizer = train_tokenizer(out)
     sp, table = piece_table(tokenizer)
     refs = {"tokenizer": os.path.basename(tokenizer), "max_seq_len": MAX_SEQ,
             "max_context_len": MAX_CONTEXT, "programs": {}}
-    legacy = os.path.join(out, "tiny_llama_legacy.pte")
-    config = os.path.join(out, "tiny_llama_config.pte")
-    if not (args.reuse and os.path.exists(legacy) and os.path.exists(config)):
+    if not reuse:
         with tempfile.TemporaryDirectory() as work:
             params, ckpt = write_checkpoint(work)
             export_legacy(params, ckpt, legacy)
             export_config(params, ckpt, config, work)
     for program in (legacy, config):
         refs["programs"][os.path.basename(program)] = reference(program, tokenizer, sp, table)
-    with open(os.path.join(out, "tiny_llama_reference.json"), "w", encoding="utf-8") as f:
-        json.dump(refs, f, indent=1, ensure_ascii=False)
-        f.write("\n")
-    print(json.dumps(refs, ensure_ascii=False)[:2000])
+    write_reference(out, refs)
 
 
 if __name__ == "__main__":

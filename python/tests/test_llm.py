@@ -13,6 +13,16 @@ import ember
 
 REPO = Path(os.environ.get("EMBER_REPO", Path(__file__).resolve().parents[2]))
 LLM = REPO / "test" / "models" / "llm"
+# Upstream's greedy token is evidence only where it leads the runner-up by
+# more than two correct kernels can differ (0.1 logit; the measurements are
+# in extension/llm/runner/text_llm_runner_test.cpp): a case's comparison
+# ends at its first near tie.
+MARGIN_BOUND = 0.1
+
+
+def decided_steps(case):
+    margins = case["margins"]
+    return next((i for i, m in enumerate(margins) if m <= MARGIN_BOUND), len(margins))
 
 
 @unittest.skipUnless(ember._ember.HAS_LLM, "built without the LLM extension")
@@ -31,15 +41,21 @@ class TextGeneration(unittest.TestCase):
     def test_greedy_tokens_are_upstreams(self):
         for program, ref in self.ref["programs"].items():
             runner = self.llm.TextLLMRunner(str(LLM / program), self.tokenizer)
+            compared = total = 0
             for case in ref["cases"]:
                 runner.reset()
                 pieces = []
                 runner.generate(case["prompt"], self.greedy(case["max_new_tokens"]),
                                 token_callback=pieces.append)
+                n = decided_steps(case)
                 with self.subTest(program=program, prompt=case["prompt"]):
                     self.assertEqual(runner.last_prompt_ids, case["prompt_ids"])
-                    self.assertEqual(runner.last_generated_ids, case["generated_ids"])
+                    self.assertEqual(runner.last_generated_ids[:n], case["generated_ids"][:n])
                     self.assertTrue(all(isinstance(p, str) for p in pieces))
+                compared += n
+                total += len(case["generated_ids"])
+            # a fixture of near ties would prove nothing
+            self.assertGreaterEqual(2 * compared, total, f"{program}: {compared} of {total}")
 
     def test_stats_and_tokenizer(self):
         runner = self.llm.TextLLMRunner(str(LLM / "tiny_llama_config.pte"), self.tokenizer)
