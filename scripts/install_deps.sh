@@ -19,6 +19,7 @@ packages=(
   libbenchmark-dev                          # benchmarks
   libsentencepiece-dev                      # LLM tokenizers: SentencePiece .model
   libpcre2-dev                              # LLM tokenizers: tiktoken / tokenizer.json regexes
+  ccache                                    # compiler cache (CMakeLists.txt, build_xnnpack.sh)
 )
 
 # A distribution that ships an XNNPACK newer than the pinned one: take it
