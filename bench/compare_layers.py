@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Product tool (benchmark): speed per layer class, Ember's XNNPACK delegate against ONNX
+# Runtime (for correctness layer by layer against PyTorch, see examples/debug/compare_layers.py).
 """Where the time goes, layer class by layer class: Ember's XNNPACK
 delegate against ONNX Runtime on the same model (bench_models.py's
 <name>.fp32.pte and <name>.fp32.onnx) and the same input.

@@ -1,3 +1,4 @@
+// Sample: an application built against the installed package; read it and copy it.
 // ember_classify: the smallest useful application on an installed Ember.
 //
 //   ember_classify MODEL [INPUT.npy]

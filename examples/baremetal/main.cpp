@@ -1,3 +1,4 @@
+// Product tool: the Cortex-M runner (scripts/run_cortex_m.sh runs it under QEMU).
 // ember_baremetal_runner: runs .pte / .bpte files on a Cortex-M board under
 // QEMU (or on hardware with a semihosting debugger) and verifies every
 // bundled test case. Files are read from the host over semihosting, so one

@@ -1,3 +1,4 @@
+// Sample: the smallest firmware that loads and runs a program (built for its size).
 // The smallest firmware that loads and runs a program: what
 // scripts/binary_sizes.sh --target measures (the runtime core alone, or
 // with a selective build of kernels). The program bytes come from memory

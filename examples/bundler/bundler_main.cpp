@@ -1,3 +1,4 @@
+// Product tool: makes a .bpte from a .pte and .npy test cases, no Python needed.
 // bundler: writes a .bpte from a .pte and test cases given as .npy files.
 //
 //   bundler --program model.pte --out model.bpte \

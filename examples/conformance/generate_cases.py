@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: generates conformance case trees for ember_conformance.
 """Generates a case tree for ember_conformance under upstream's test flows.
 
 Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: checks by hand that upstream's Inspector reads Ember's ETDump files.
 """Check, by hand, that upstream's Inspector (executorch 1.5.1) reads the
 ETDump and debug buffer Ember's executor_runner writes.
 

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# Product tool: correctness, layer by layer: Ember's values against PyTorch's (for speed
+# per layer class against ONNX Runtime, see bench/compare_layers.py).
 """Layer-by-layer comparison with PyTorch in one command: export a model with
 goldens (export_with_goldens.py), run it in Ember's executor_runner with
 --compare_intermediates, print the runner's table, exit with its status.

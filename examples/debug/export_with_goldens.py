@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: exports a model with PyTorch's value of every instruction (the goldens).
 """Export a model for layer-by-layer debugging, with PyTorch's value of every
 instruction the runtime logs (the "goldens").
 

@@ -1,3 +1,4 @@
+// Sample: a firmware-shaped application (no heap, no Module); read it and copy it.
 // A firmware-shaped application against the installed package: no Module,
 // no file system inside the run, every byte of memory from fixed arrays.
 // The host part only reads the file into an aligned array (a firmware

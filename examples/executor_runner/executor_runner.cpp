@@ -1,3 +1,4 @@
+// Product tool: runs any .pte or verifies any .bpte, with upstream's runner flags.
 // executor_runner: runs a .pte or verifies a .bpte.
 //
 //   executor_runner --model_path=model.pte [--inputs=a.npy,b.bin,3]

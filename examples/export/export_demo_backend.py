@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the demo-backend fixtures in test/models/demo.
 """Exports the demo backend fixtures: the export tutorial's programs lowered
 to upstream's example backend BackendWithCompilerDemo, which Ember runs in
 backends/demo.

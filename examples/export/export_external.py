@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the external-weights (.pte + .ptd) fixtures in test/models/external.
 """Exports the external-weights fixtures: programs whose constants live in a
 separate .ptd file (upstream's flat_tensor format) instead of the .pte.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the runtime fixtures in test/models (and test/models/bundled).
 """Export the Ember test fixtures with the real upstream ExecuTorch exporter.
 
 Usage (from the repository root):

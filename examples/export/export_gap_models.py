@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: exports real models (ConvNeXt-T, Swin-T, style transfer) as .bpte files.
 """Exports the real models that issue #12 named as refused (no delegate,
 upstream's default exporter settings) as bundled programs with one test
 case each: a random input and eager PyTorch's output.

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the graph input/output fixtures in test/models/io.
 """Exports the graph input/output fixtures into test/models/io.
 
 Usage (from the repository root):

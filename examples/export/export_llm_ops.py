@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the LLM custom-operator fixtures in test/models/llm_ops.
 """Exports fixtures for the operators upstream's LLM exports leave on CPU.
 
 Usage:

@@ -1,3 +1,4 @@
+# Product tool: writes the microcontroller int8 fixture in test/models/mcu.
 """The microcontroller fixture: a statically quantized int8 CNN exported
 without a delegate, so that it runs through the portable quantized operators
 (quantize/dequantize per tensor and per channel around fp32 convolutions, the

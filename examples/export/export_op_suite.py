@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the operator suite in test/models/ops.
 """Exports Ember's operator suite: one small .bpte per op case.
 
 Usage:

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the selective-build fixtures in test/models/selective_build.
 """Exports the programs of the selective-build checks (examples/selective_build,
 scripts/binary_sizes.sh, test/selective_build).
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the tiny LLM fixtures in test/models/llm.
 """Tiny Llama fixtures for Ember's LLM runner (issue 27), from upstream's own
 export flows, with upstream's runner's greedy tokens as the reference.
 

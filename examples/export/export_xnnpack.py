@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the XNNPACK delegate fixtures in test/models/xnnpack.
 """Exports the XNNPACK delegate fixtures: programs lowered by upstream's
 XnnpackPartitioner, bundled with test cases.
 

@@ -1,3 +1,4 @@
+# Product tool: writes the byte-level BPE tokenizer fixtures in test/models/tokenizers.
 """Byte-level BPE tokenizer fixtures for extension/llm/tokenizer tests.
 
 Writes into test/models/tokenizers/:

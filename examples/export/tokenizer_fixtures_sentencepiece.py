@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the SentencePiece and llama2.c tokenizer fixtures in test/models/tokenizers.
 """Writes the SentencePiece and llama2.c tokenizer fixtures.
 
 Usage (offline; sentencepiece 0.2.3 and pytorch_tokenizers 1.5.0):

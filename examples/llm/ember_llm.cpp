@@ -1,3 +1,4 @@
+// Product tool: text generation from an upstream-exported LLM.
 // ember_llm: prompt to streamed text for an LLM that upstream's exporter
 // wrote (export_llama or export_llm), with upstream's llama_main flags:
 //

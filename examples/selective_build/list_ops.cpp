@@ -1,3 +1,4 @@
+// Product tool: lists the operators programs need, for a selective build.
 // ember_list_ops: the operators that programs need, for a selective build.
 //
 //   ember_list_ops model.pte [more.pte model.bpte ...]

@@ -1,3 +1,4 @@
+// Sample: the smallest embedding of the runtime; read it and copy it.
 // ember_minimal_runner: the smallest useful embedding of the runtime, the
 // program scripts/binary_sizes.sh measures.
 //

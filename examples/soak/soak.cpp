@@ -1,3 +1,4 @@
+// Product tool: checks that memory does not grow over many executions.
 // soak: runs one method of a program many times in one process and watches
 // the resident set size, to catch memory that grows with executions (a
 // leak in a kernel, a delegate or the runtime).

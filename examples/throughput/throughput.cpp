@@ -1,3 +1,4 @@
+// Product tool: executions per second with several application threads at once.
 // throughput: several application threads ("streams") each executing their
 // own copy of a model at once, with the shared pool at a given size; prints
 // the executions per second of all streams together and each execution's
