@@ -184,161 +184,228 @@ xnn_status define_conv_like(xnn_subgraph_t sg, T type, const fb::_XNNNodeConv* t
       lo, hi, in, filter, bias, out, f);
 }
 
-// Defines one node; `id[v]` is the subgraph id of value v. One
-// xnn_define_* call per serialized node, as upstream's compiler maps them.
-Error define_node(xnn_subgraph_t sg, const Graph& g, const Node& node, const uint32_t* id) {
-  const fb::XNode* xn = node.fb;
-  const float lo = node.output_min, hi = node.output_max;
-  auto in = [&](size_t k) {
+// What a node's define function gets: the node, its values' subgraph ids
+// and the fused clamp.
+struct NodeArgs {
+  xnn_subgraph_t sg;
+  const Graph& g;
+  const Node& node;
+  const uint32_t* id;  // id[v]: the subgraph id of value v
+  float lo, hi;        // output_min, output_max
+  uint32_t out;        // the output's subgraph id
+  uint32_t flags;
+  size_t in_rank;      // rank of input 0
+
+  const fb::XNode* xn() const { return node.fb; }
+  uint32_t in(size_t k) const {
     return node.inputs[k] == kInvalidId ? kInvalidId : id[node.inputs[k]];
-  };
-  const uint32_t out = id[node.output];
-  const uint32_t f = node_flags(xn, node.type);
-  const size_t in_rank = g.values[node.inputs[0]].num_dims;
-  xnn_status s = xnn_status_success;
+  }
+};
+
+// A define function's result: XNNPACK's status and the call it made, or
+// an Error of its own (a malformed node) with the message set.
+struct Defined {
+  xnn_status status = xnn_status_success;
   const char* call = "";
-  xnn_binary_operator bop = xnn_binary_invalid;
-  xnn_unary_operator uop = xnn_unary_invalid;
-  size_t a[kMaxDims], b[kMaxDims];
-  auto malformed = [&](const char* what) {
-    set_error_message("XNNPACK node %zu (%s): %s do not match input rank %zu", node.index,
-                      node_type_name(node.type), what, in_rank);
-    return Error::InvalidProgram;
-  };
-  if (binary_operator(node.type, &bop)) {
-    call = "binary";
-    xnn_binary_params params{lo, hi};
-    const bool clamps = node.type != T::XNNMaximum && node.type != T::XNNMinimum &&
-                        node.type != T::XNNPReLU;
-    s = xnn_define_binary(sg, bop, clamps ? &params : nullptr, in(0), in(1), out, f);
-  } else if (unary_operator(node.type, &uop)) {
-    call = "unary";
-    xnn_unary_params params{};
-    if (node.type == T::XNNClamp) {
-      params.clamp.min = lo;
-      params.clamp.max = hi;
-    } else if (node.type == T::XNNELU) {
-      params.elu.alpha = xn->xnode_union_as_XNNELU()->alpha();
-    } else if (node.type == T::XNNLeakyReLU) {
-      params.leaky_relu.negative_slope = xn->xnode_union_as_XNNLeakyReLU()->negative_slope();
-    }
-    const bool has_params = node.type == T::XNNClamp || node.type == T::XNNELU ||
-                            node.type == T::XNNLeakyReLU;
-    s = xnn_define_unary(sg, uop, has_params ? &params : nullptr, in(0), out, f);
-  } else {
-    switch (node.type) {
-      case T::XNNFullyConnected:
-        call = "fully_connected";
-        s = xnn_define_fully_connected(sg, lo, hi, in(0), in(1), in(2), out, f);
-        break;
-      case T::XNNConv2d: case T::XNNDepthwiseConv2d: case T::XNNConvTranspose2d:
-        s = define_conv_like(sg, node.type, static_cast<const fb::_XNNNodeConv*>(xn->xnode_union()),
-                             lo, hi, in(0), in(1), in(2), out, f, &call);
-        break;
-      case T::XNNAvgPooling2d: case T::XNNMaxPooling2d: {
-        const auto* t = static_cast<const fb::_XNNPooling2D*>(xn->xnode_union());
-        if (node.type == T::XNNAvgPooling2d) {
-          call = "average_pooling_2d";
-          s = xnn_define_average_pooling_2d(
-              sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
+  Error error = Error::Ok;
+};
+
+Defined malformed(const NodeArgs& a, const char* what) {
+  set_error_message("XNNPACK node %zu (%s): %s do not match input rank %zu", a.node.index,
+                    node_type_name(a.node.type), what, a.in_rank);
+  return {xnn_status_success, "", Error::InvalidProgram};
+}
+
+Defined define_binary_node(const NodeArgs& a) {
+  xnn_binary_operator op = xnn_binary_invalid;
+  binary_operator(a.node.type, &op);
+  xnn_binary_params params{a.lo, a.hi};
+  const T t = a.node.type;
+  const bool clamps = t != T::XNNMaximum && t != T::XNNMinimum && t != T::XNNPReLU;
+  return {xnn_define_binary(a.sg, op, clamps ? &params : nullptr, a.in(0), a.in(1), a.out,
+                            a.flags),
+          "binary"};
+}
+
+Defined define_unary_node(const NodeArgs& a) {
+  xnn_unary_operator op = xnn_unary_invalid;
+  unary_operator(a.node.type, &op);
+  xnn_unary_params params{};
+  const T t = a.node.type;
+  if (t == T::XNNClamp) {
+    params.clamp.min = a.lo;
+    params.clamp.max = a.hi;
+  } else if (t == T::XNNELU) {
+    params.elu.alpha = a.xn()->xnode_union_as_XNNELU()->alpha();
+  } else if (t == T::XNNLeakyReLU) {
+    params.leaky_relu.negative_slope = a.xn()->xnode_union_as_XNNLeakyReLU()->negative_slope();
+  }
+  const bool has_params = t == T::XNNClamp || t == T::XNNELU || t == T::XNNLeakyReLU;
+  return {xnn_define_unary(a.sg, op, has_params ? &params : nullptr, a.in(0), a.out, a.flags),
+          "unary"};
+}
+
+Defined define_fully_connected_node(const NodeArgs& a) {
+  return {xnn_define_fully_connected(a.sg, a.lo, a.hi, a.in(0), a.in(1), a.in(2), a.out,
+                                     a.flags),
+          "fully_connected"};
+}
+
+Defined define_conv_node(const NodeArgs& a) {
+  Defined d;
+  d.status = define_conv_like(a.sg, a.node.type,
+                              static_cast<const fb::_XNNNodeConv*>(a.xn()->xnode_union()), a.lo,
+                              a.hi, a.in(0), a.in(1), a.in(2), a.out, a.flags, &d.call);
+  return d;
+}
+
+Defined define_pooling_node(const NodeArgs& a) {
+  const auto* t = static_cast<const fb::_XNNPooling2D*>(a.xn()->xnode_union());
+  if (a.node.type == T::XNNAvgPooling2d) {
+    return {xnn_define_average_pooling_2d(
+                a.sg, t->padding_top(), t->padding_right(), t->padding_bottom(),
+                t->padding_left(), t->pooling_height(), t->pooling_width(), t->stride_height(),
+                t->stride_width(), a.lo, a.hi, a.in(0), a.out, a.flags),
+            "average_pooling_2d"};
+  }
+  return {xnn_define_max_pooling_2d(
+              a.sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
               t->pooling_height(), t->pooling_width(), t->stride_height(), t->stride_width(),
-              lo, hi, in(0), out, f);
-        } else {
-          call = "max_pooling_2d";
-          s = xnn_define_max_pooling_2d(
-              sg, t->padding_top(), t->padding_right(), t->padding_bottom(), t->padding_left(),
-              t->pooling_height(), t->pooling_width(), t->stride_height(), t->stride_width(),
-              t->dilation_height(), t->dilation_width(), lo, hi, in(0), out, f);
-        }
-        break;
-      }
-      case T::XNNGlobalAvgPooling2d:
-        // Upstream calls this one too (deprecated in favour of
-        // xnn_define_static_reduce, which has no fused clamp).
-        call = "global_average_pooling_2d";
+              t->dilation_height(), t->dilation_width(), a.lo, a.hi, a.in(0), a.out, a.flags),
+          "max_pooling_2d"};
+}
+
+// Upstream calls this one too (deprecated in favour of
+// xnn_define_static_reduce, which has no fused clamp).
+Defined define_global_avg_pool_node(const NodeArgs& a) {
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-        s = xnn_define_global_average_pooling_2d(sg, lo, hi, in(0), out, f);
+  return {xnn_define_global_average_pooling_2d(a.sg, a.lo, a.hi, a.in(0), a.out, a.flags),
+          "global_average_pooling_2d"};
 #pragma GCC diagnostic pop
-        break;
-      case T::XNNSoftmax:
-        call = "softmax";
-        s = xnn_define_softmax(sg, in(0), out, f);
-        break;
-      case T::XNNCopy:
-        call = "copy";
-        s = xnn_define_copy(sg, in(0), out, f);
-        break;
-      case T::XNNStaticReshape: {
-        const auto* t = xn->xnode_union_as_XNNStaticReshape();
-        const auto* shape = t->new_shape();
-        const size_t rank = shape ? shape->size() : 0;
-        if (!dims_list(shape, rank, a)) return malformed("new_shape dims");
-        call = "static_reshape";
-        s = xnn_define_static_reshape(sg, rank, a, in(0), out, f);
-        break;
-      }
-      case T::XNNStaticTranspose: {
-        const auto* t = xn->xnode_union_as_XNNStaticTranspose();
-        if (!dims_list(t->perm(), in_rank, a)) return malformed("perm entries");
-        call = "static_transpose";
-        s = xnn_define_static_transpose(sg, in_rank, a, in(0), out, f);
-        break;
-      }
-      case T::XNNStaticSlice: {
-        const auto* t = xn->xnode_union_as_XNNStaticSlice();
-        if (!dims_list(t->offsets(), in_rank, a) || !dims_list(t->sizes(), in_rank, b)) {
-          return malformed("offsets and sizes");
-        }
-        call = "static_slice";
-        s = xnn_define_static_slice(sg, in_rank, a, b, in(0), out, f);
-        break;
-      }
-      case T::XNNStaticConstantPad: {
-        const auto* t = xn->xnode_union_as_XNNStaticConstantPad();
-        if (!dims_list(t->pre_paddings(), in_rank, a) ||
-            !dims_list(t->post_paddings(), in_rank, b)) {
-          return malformed("paddings");
-        }
-        call = "static_constant_pad";
-        s = xnn_define_static_constant_pad(sg, a, b, t->padding_value(), in(0), out, f);
-        break;
-      }
-      case T::XNNStaticResizeBilinear2D: {
-        const auto* t = xn->xnode_union_as_XNNStaticResizeBilinear2D();
-        call = "static_resize_bilinear_2d";
-        s = xnn_define_static_resize_bilinear_2d(sg, t->new_height(), t->new_width(), in(0),
-                                                 out, f);
-        break;
-      }
-      case T::XNNBatchMatrixMultiply:
-        call = "batch_matrix_multiply";
-        s = xnn_define_batch_matrix_multiply(sg, in(0), in(1), out, f);
-        break;
-      case T::XNNConcatenate2: case T::XNNConcatenate3: case T::XNNConcatenate4:
-      case T::XNNConcatenate5: {
-        const size_t axis = static_cast<const fb::_XNNCat*>(xn->xnode_union())->axis();
-        call = "concatenate";
-        if (node.num_inputs == 2) {
-          s = xnn_define_concatenate2(sg, axis, in(0), in(1), out, f);
-        } else if (node.num_inputs == 3) {
-          s = xnn_define_concatenate3(sg, axis, in(0), in(1), in(2), out, f);
-        } else if (node.num_inputs == 4) {
-          s = xnn_define_concatenate4(sg, axis, in(0), in(1), in(2), in(3), out, f);
-        } else {
-          s = xnn_define_concatenate5(sg, axis, in(0), in(1), in(2), in(3), in(4), out, f);
-        }
-        break;
-      }
-      default:
-        set_error_message("XNNPACK node %zu (%s): node type not supported by this delegate",
-                          node.index, node_type_name(node.type));
-        return Error::NotSupported;
-    }
+}
+
+Defined define_softmax_node(const NodeArgs& a) {
+  return {xnn_define_softmax(a.sg, a.in(0), a.out, a.flags), "softmax"};
+}
+
+Defined define_copy_node(const NodeArgs& a) {
+  return {xnn_define_copy(a.sg, a.in(0), a.out, a.flags), "copy"};
+}
+
+Defined define_reshape_node(const NodeArgs& a) {
+  const auto* shape = a.xn()->xnode_union_as_XNNStaticReshape()->new_shape();
+  const size_t rank = shape ? shape->size() : 0;
+  size_t dims[kMaxDims];
+  if (!dims_list(shape, rank, dims)) return malformed(a, "new_shape dims");
+  return {xnn_define_static_reshape(a.sg, rank, dims, a.in(0), a.out, a.flags),
+          "static_reshape"};
+}
+
+Defined define_transpose_node(const NodeArgs& a) {
+  size_t perm[kMaxDims];
+  if (!dims_list(a.xn()->xnode_union_as_XNNStaticTranspose()->perm(), a.in_rank, perm)) {
+    return malformed(a, "perm entries");
   }
-  if (s != xnn_status_success) {
+  return {xnn_define_static_transpose(a.sg, a.in_rank, perm, a.in(0), a.out, a.flags),
+          "static_transpose"};
+}
+
+Defined define_slice_node(const NodeArgs& a) {
+  const auto* t = a.xn()->xnode_union_as_XNNStaticSlice();
+  size_t offsets[kMaxDims], sizes[kMaxDims];
+  if (!dims_list(t->offsets(), a.in_rank, offsets) || !dims_list(t->sizes(), a.in_rank, sizes)) {
+    return malformed(a, "offsets and sizes");
+  }
+  return {xnn_define_static_slice(a.sg, a.in_rank, offsets, sizes, a.in(0), a.out, a.flags),
+          "static_slice"};
+}
+
+Defined define_pad_node(const NodeArgs& a) {
+  const auto* t = a.xn()->xnode_union_as_XNNStaticConstantPad();
+  size_t pre[kMaxDims], post[kMaxDims];
+  if (!dims_list(t->pre_paddings(), a.in_rank, pre) ||
+      !dims_list(t->post_paddings(), a.in_rank, post)) {
+    return malformed(a, "paddings");
+  }
+  return {xnn_define_static_constant_pad(a.sg, pre, post, t->padding_value(), a.in(0), a.out,
+                                         a.flags),
+          "static_constant_pad"};
+}
+
+Defined define_resize_node(const NodeArgs& a) {
+  const auto* t = a.xn()->xnode_union_as_XNNStaticResizeBilinear2D();
+  return {xnn_define_static_resize_bilinear_2d(a.sg, t->new_height(), t->new_width(), a.in(0),
+                                               a.out, a.flags),
+          "static_resize_bilinear_2d"};
+}
+
+Defined define_bmm_node(const NodeArgs& a) {
+  return {xnn_define_batch_matrix_multiply(a.sg, a.in(0), a.in(1), a.out, a.flags),
+          "batch_matrix_multiply"};
+}
+
+Defined define_concat_node(const NodeArgs& a) {
+  const size_t axis = static_cast<const fb::_XNNCat*>(a.xn()->xnode_union())->axis();
+  const uint32_t f = a.flags, o = a.out;
+  xnn_status s;
+  switch (a.node.num_inputs) {
+    case 2: s = xnn_define_concatenate2(a.sg, axis, a.in(0), a.in(1), o, f); break;
+    case 3: s = xnn_define_concatenate3(a.sg, axis, a.in(0), a.in(1), a.in(2), o, f); break;
+    case 4:
+      s = xnn_define_concatenate4(a.sg, axis, a.in(0), a.in(1), a.in(2), a.in(3), o, f);
+      break;
+    default:
+      s = xnn_define_concatenate5(a.sg, axis, a.in(0), a.in(1), a.in(2), a.in(3), a.in(4), o, f);
+  }
+  return {s, "concatenate"};
+}
+
+using DefineFn = Defined (*)(const NodeArgs&);
+
+// The define function of each node type this delegate runs (null: none),
+// as upstream's compiler maps them: one xnn_define_* call per node.
+DefineFn define_function(T type) {
+  xnn_binary_operator bop;
+  xnn_unary_operator uop;
+  if (binary_operator(type, &bop)) return define_binary_node;
+  if (unary_operator(type, &uop)) return define_unary_node;
+  switch (type) {
+    case T::XNNFullyConnected: return define_fully_connected_node;
+    case T::XNNConv2d: case T::XNNDepthwiseConv2d: case T::XNNConvTranspose2d:
+      return define_conv_node;
+    case T::XNNAvgPooling2d: case T::XNNMaxPooling2d: return define_pooling_node;
+    case T::XNNGlobalAvgPooling2d: return define_global_avg_pool_node;
+    case T::XNNSoftmax: return define_softmax_node;
+    case T::XNNCopy: return define_copy_node;
+    case T::XNNStaticReshape: return define_reshape_node;
+    case T::XNNStaticTranspose: return define_transpose_node;
+    case T::XNNStaticSlice: return define_slice_node;
+    case T::XNNStaticConstantPad: return define_pad_node;
+    case T::XNNStaticResizeBilinear2D: return define_resize_node;
+    case T::XNNBatchMatrixMultiply: return define_bmm_node;
+    case T::XNNConcatenate2: case T::XNNConcatenate3: case T::XNNConcatenate4:
+    case T::XNNConcatenate5:
+      return define_concat_node;
+    default: return nullptr;
+  }
+}
+
+// Defines one node; `id[v]` is the subgraph id of value v.
+Error define_node(xnn_subgraph_t sg, const Graph& g, const Node& node, const uint32_t* id) {
+  const DefineFn define = define_function(node.type);
+  if (define == nullptr) {
+    set_error_message("XNNPACK node %zu (%s): node type not supported by this delegate",
+                      node.index, node_type_name(node.type));
+    return Error::NotSupported;
+  }
+  const NodeArgs args{sg, g, node, id, node.output_min, node.output_max, id[node.output],
+                      node_flags(node.fb, node.type), g.values[node.inputs[0]].num_dims};
+  const Defined d = define(args);
+  if (d.error != Error::Ok) return d.error;
+  if (d.status != xnn_status_success) {
     set_error_message("XNNPACK node %zu (%s): xnn_define_%s failed (%s)", node.index,
-                      node_type_name(node.type), call, status_name(s));
+                      node_type_name(node.type), d.call, status_name(d.status));
     return Error::NotSupported;
   }
   return Error::Ok;
