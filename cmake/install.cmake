@@ -114,6 +114,10 @@ set(EMBER_PUBLIC_HEADERS
   runtime/kernel/kernel_context.h
   runtime/kernel/operand_preparation.h
   runtime/kernel/operator_registry.h
+  runtime/platform/compiler.h
+  runtime/platform/cpu_features.h
+  runtime/platform/error.h
+  runtime/platform/error_message.h
   runtime/platform/log.h
   runtime/platform/threadpool.h
   bundled_program/bundled_program.h

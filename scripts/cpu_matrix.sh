@@ -35,19 +35,23 @@ suites='^(xnnpack|llm|llm_ops|math)\.'
 log_dir="$build_dir/cpu-matrix"
 mkdir -p "$log_dir"
 
+# An ARM64 cross build (its toolchain file is in the cache; its programs
+# run under qemu-aarch64 through ctest).
 cross=0
-if grep -q '^CMAKE_CROSSCOMPILING_EMULATOR' "$build_dir/CMakeCache.txt" 2>/dev/null ||
-   grep -q 'CMAKE_SYSTEM_PROCESSOR:.*aarch64' "$build_dir/CMakeCache.txt" 2>/dev/null; then
+if grep -q '^CMAKE_TOOLCHAIN_FILE:.*aarch64' "$build_dir/CMakeCache.txt" 2>/dev/null; then
   cross=1
+  command -v qemu-aarch64 >/dev/null || { echo "cpu_matrix: qemu-aarch64 not found" >&2; exit 2; }
 fi
 
 results=()
 failed=0
+ran=0
 
 run_level() {  # run_level NAME ENV... : the suites (and the conformance shard) under ENV
   local name="$1"; shift
   local start=$SECONDS rc=0 log="$log_dir/$name.log"
-  env "$@" ctest --test-dir "$build_dir" -j"$jobs" -R "$suites" --output-on-failure \
+  ran=$((ran + 1))
+  env "$@" ctest --test-dir "$build_dir" -j"$jobs" -R "$suites" --no-tests=error --output-on-failure \
     >"$log" 2>&1 || rc=$?
   local summary
   summary="$(grep -E 'tests passed|tests failed' "$log" | tail -1)"
@@ -69,6 +73,8 @@ if [ $cross -eq 1 ]; then
     run_level "qemu-$model" QEMU_CPU="$model"
   done
 else
+  levels="$("$runner" --cpu_levels)" || { echo "cpu_matrix: $runner --cpu_levels failed" >&2; exit 2; }
+  [ -n "$levels" ] || { echo "cpu_matrix: $runner listed no CPU levels" >&2; exit 2; }
   seen=()
   while IFS=$'\t' read -r level covered in_use stands_for; do
     if [ "$covered" != host ]; then
@@ -84,9 +90,10 @@ else
     fi
     seen+=("$in_use=$level")
     run_level "$level" EMBER_CPU_FEATURES="$level"
-  done < <("$runner" --cpu_levels)
+  done <<<"$levels"
 fi
 
+[ $ran -gt 0 ] || { echo "cpu_matrix: no level ran" >&2; failed=1; }
 echo "CPU-feature matrix ($build_dir; logs in $log_dir):"
 printf '  %s\n' "${results[@]}"
 exit $failed

@@ -59,7 +59,12 @@ build_dir=build
 cmake_args=(-DCMAKE_BUILD_TYPE=Release)
 if [ "${1:-}" = "--sanitize" ]; then
   build_dir=build-asan
-  cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBER_SANITIZE=ON)
+  # -O1 with line tables (-g1): what the sanitizers need for exact reports
+  # and symbolized stacks, at about two thirds of -O2 -g's compile time.
+  # No benchmarks: they are not run under the sanitizers.
+  san_flags="-O1 -g1 -DNDEBUG"
+  cmake_args=(-DCMAKE_BUILD_TYPE=RelWithDebInfo -DEMBER_SANITIZE=ON -DEMBER_BUILD_BENCHMARKS=OFF
+              "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$san_flags" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$san_flags")
   # Sizes read from hostile files may ask for absurd allocations: those
   # must fail (and be reported), not abort the sanitizer's allocator.
   export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1

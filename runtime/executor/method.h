@@ -153,16 +153,15 @@ class Method final {
   size_t num_values() const { return num_values_; }
   const EValue& value(size_t index) const { return values_[index]; }
 
- private:
-  friend class Program;
-  friend class MethodMeta;
-
   // The method allocator's bytes load() takes for `plan`, exactly, from a
   // base aligned to kMethodAllocationAlignment (method_memory.cpp): the
   // same walk of the plan the load phases allocate by, so the two cannot
-  // disagree. Delegates' own init() allocations are not included (see
-  // MethodMeta::method_allocator_bytes()).
+  // disagree. Delegates' own init() allocations are not included.
+  // Applications ask MethodMeta::method_allocator_bytes(), which adds them.
   static size_t allocator_bytes(const ember_fb::ExecutionPlan* plan);
+
+ private:
+  friend class Program;
   // Slots load() reserves for fused sequences and prepared operands: an
   // upper bound from the operators alone (which calls actually fuse or get
   // a prepared operand is decided later, from the values).

@@ -6,7 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#include "runtime/core/error_message.h"
+#include "runtime/platform/error_message.h"
 #include "runtime/platform/format.h"
 
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))

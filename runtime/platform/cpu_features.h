@@ -19,7 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "runtime/core/error.h"
+#include "runtime/platform/error.h"
 
 namespace ember {
 

@@ -13,7 +13,7 @@
 #include <cstdarg>
 #include <cstddef>
 
-#include "runtime/core/error_message.h"  // EMBER_PRINTF_LIKE
+#include "runtime/platform/compiler.h"  // EMBER_PRINTF_LIKE
 
 namespace ember {
 

@@ -3,7 +3,7 @@
 // Debug messages are dropped unless enabled with set_log_level().
 #pragma once
 
-#include "runtime/core/error_message.h"  // EMBER_PRINTF_LIKE
+#include "runtime/platform/compiler.h"  // EMBER_PRINTF_LIKE
 
 namespace ember {
 

@@ -29,7 +29,7 @@
 
 #include <cstddef>
 
-#include "runtime/core/error.h"
+#include "runtime/platform/error.h"
 
 struct pthreadpool;
 

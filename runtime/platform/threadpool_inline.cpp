@@ -2,7 +2,7 @@
 // metal): one thread, every parallel section inline on the caller.
 #include "runtime/platform/threadpool.h"
 
-#include "runtime/core/error_message.h"
+#include "runtime/platform/error_message.h"
 
 namespace ember {
 

@@ -1,4 +1,4 @@
-#include "runtime/core/error_message.h"
+#include "runtime/platform/error_message.h"
 
 #include <cstdarg>
 #include <cstring>

@@ -1,4 +1,4 @@
-#include "runtime/core/error.h"
+#include "runtime/platform/error.h"
 
 namespace ember {
 
