@@ -143,11 +143,19 @@ const CpuLevel* find_level(const char* name) {
   return nullptr;
 }
 
+// Appends `word` to the list in `out` (`used` bytes so far), after
+// `separator` unless it is the first; false once `out` is full.
+bool append_word(char* out, size_t size, size_t* used, const char* separator, const char* word) {
+  if (*used >= size) return false;
+  *used += format_text(out + *used, size - *used, "%s%s", *used ? separator : "", word);
+  return *used < size;
+}
+
 void write_known_levels(char* out, size_t size) {
   size_t used = 0;
+  out[0] = '\0';
   for (const CpuLevel& l : kLevels) {
-    used += format_text(out + used, used < size ? size - used : 0, "%s%s", used ? ", " : "", l.name);
-    if (used >= size) break;
+    if (!append_word(out, size, &used, ", ", l.name)) break;
   }
 }
 
@@ -246,9 +254,7 @@ void format_cpu_features(uint32_t features, char* out, size_t size) {
   out[0] = '\0';
   size_t used = 0;
   for (const auto& n : kNames) {
-    if ((features & n.bit) == 0) continue;
-    used += format_text(out + used, used < size ? size - used : 0, "%s%s", used ? " " : "", n.name);
-    if (used >= size) return;
+    if ((features & n.bit) != 0 && !append_word(out, size, &used, " ", n.name)) return;
   }
   if (used == 0) format_text(out, size, "none beyond the baseline");
 }

@@ -21,12 +21,11 @@ inline bool fp16_kernels_available() {
 #endif
 }
 
-// A fixture of `kind` that XNNPACK cannot run at this level, and the load
-// error says so in the words users get (the delegate's refusal, naming the
-// level): the refusal is what such a CPU must see.
-inline bool refused_for_this_cpu(const std::string& kind, const char* message) {
-  return kind == "fp16" && !fp16_kernels_available() &&
-         std::strstr(message, "unsupported hardware") != nullptr &&
+// The load error is the delegate's refusal for a CPU level without the
+// kernels (XNNPACK's status, and what fp16 programs need): what a fixture
+// XNNPACK cannot run at this level must get.
+inline bool refused_for_this_cpu(const char* message) {
+  return std::strstr(message, "unsupported hardware") != nullptr &&
          std::strstr(message, "fp16 programs need AVX2") != nullptr;
 }
 

@@ -93,7 +93,7 @@ struct Loaded {
     ::testing::AssertionResult ok_ = load(path, loaded);                  \
     if (!ok_ && (loaded)->missing_operators) GTEST_SKIP() << ok_.message(); \
     if (!fp16_kernels_available() && (kind) == "fp16") {                  \
-      EXPECT_TRUE(refused_for_this_cpu(kind, (loaded)->error.c_str()))    \
+      EXPECT_TRUE(refused_for_this_cpu((loaded)->error.c_str()))          \
           << "expected XNNPACK's refusal at this CPU level: " << ok_.message(); \
       return;                                                             \
     }                                                                     \

@@ -96,6 +96,7 @@ struct Case {
 struct Tolerance {
   double rtol = 1e-4;
   double atol = 1e-5;
+  std::string kind;  // fp32, int8, dq, fp16
 };
 
 // The MANIFEST's tolerance for `name` (as xnnpack_fixture_test reads it).
@@ -107,6 +108,7 @@ Tolerance tolerance(const std::string& name) {
     std::string n, kind, word;
     if (!(words >> n >> kind) || n != name) continue;
     Tolerance t;
+    t.kind = kind;
     while (words >> word) {
       if (word.rfind("rtol=", 0) == 0) t.rtol = std::stod(word.substr(5));
       if (word.rfind("atol=", 0) == 0) t.atol = std::stod(word.substr(5));
@@ -114,18 +116,6 @@ Tolerance tolerance(const std::string& name) {
     return t;
   }
   return Tolerance();
-}
-
-// The MANIFEST's kind of `name` (fp32, int8, dq, fp16).
-std::string kind_of(const std::string& name) {
-  std::ifstream in(kDir + "/MANIFEST");
-  std::string line;
-  while (std::getline(in, line)) {
-    std::istringstream words(line);
-    std::string n, kind;
-    if (words >> n >> kind && n == name) return kind;
-  }
-  return std::string();
 }
 
 void verify_cases(Module& module, const BundledProgram& bundle, const Tolerance& tol) {
@@ -171,9 +161,10 @@ size_t load_verify_reload(const std::string& name, bool mmap) {
   if (!module.ok()) return 0;
   Result<Method*> method = (*module)->method("forward");
   if (!method.ok() && method.error() == Error::OperatorMissing) return 0;  // portable ops Ember lacks
-  if (!fp16_kernels_available() && kind_of(name) == "fp16") {
+  const Tolerance tol = tolerance(name);
+  if (!fp16_kernels_available() && tol.kind == "fp16") {
     // No XNNPACK kernels at this CPU level: the clear refusal is the result.
-    EXPECT_TRUE(refused_for_this_cpu("fp16", last_error_message())) << last_error_message();
+    EXPECT_TRUE(refused_for_this_cpu(last_error_message())) << last_error_message();
     std::filesystem::remove(c.program_path);
     return 0;
   }
@@ -183,7 +174,6 @@ size_t load_verify_reload(const std::string& name, bool mmap) {
   for (const RecordingLoader::Record& r : loader->records()) {
     if (r.freed) released += r.size;
   }
-  const Tolerance tol = tolerance(name);
   verify_cases(**module, *c.bundle, tol);
   // Unloaded and loaded again: the released bytes come back from the file.
   EXPECT_TRUE((*module)->unload_method("forward"));
