@@ -724,10 +724,12 @@ Error compile_plan(Plan* plan) {
     if (g.values[v].is_constant()) plan->ptrs[v] = const_cast<void*>(g.values[v].data);
   }
   EMBER_RETURN_IF_ERROR(assign_buffers(plan, usage));
-  plan->input_dims.assign(g.inputs.size() * kMaxDims, 0);
+  plan->input_shapes.assign(g.inputs.size(), Shape{});
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const Value& v = g.values[g.inputs[i]];
-    std::copy(v.dims, v.dims + v.num_dims, plan->input_dims.begin() + i * kMaxDims);
+    Shape& shape = plan->input_shapes[i];
+    shape.rank = v.num_dims;
+    std::copy(v.dims, v.dims + v.num_dims, shape.dims);
   }
   xnn_status s = initialize_xnnpack_once();
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::NotSupported,
@@ -772,7 +774,7 @@ uint32_t external_slot(const Step& step, uint32_t v) {
   return uint32_t(it - step.external_values.begin());
 }
 
-Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
+Error reshape_plan(Plan* plan, const Shape* in, Shape* out) {
   const Graph& g = plan->graph;
   EMBER_CHECK_OR_RETURN(plan->dynamic_shapes && plan->steps.size() == 1 &&
                             plan->steps[0].native == nullptr,
@@ -780,8 +782,8 @@ Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
   Step& step = plan->steps[0];
   for (size_t i = 0; i < g.inputs.size(); ++i) {
     const uint32_t v = g.inputs[i];
-    const xnn_status s = xnn_reshape_external_value(
-        step.runtime, external_slot(step, v), g.values[v].num_dims, dims + i * kMaxDims);
+    const xnn_status s = xnn_reshape_external_value(step.runtime, external_slot(step, v),
+                                                    in[i].rank, in[i].dims);
     EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::InvalidArgument,
                           "XNNPACK delegate input %zu: xnn_reshape_external_value failed (%s)",
                           i, status_name(s));
@@ -793,15 +795,13 @@ Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims) {
   step.bound = false;  // reshaping may move XNNPACK's own buffers: set up again
   for (size_t i = 0; i < g.outputs.size(); ++i) {
     const uint32_t v = g.outputs[i];
-    size_t rank = 0;
-    size_t* d = out_dims + i * kMaxDims;
-    s = xnn_get_external_value_shape(step.runtime, external_slot(step, v), &rank, d);
-    EMBER_CHECK_OR_RETURN(s == xnn_status_success && rank == g.values[v].num_dims,
-                          Error::Internal,
+    s = xnn_get_external_value_shape(step.runtime, external_slot(step, v), &out[i].rank,
+                                     out[i].dims);
+    EMBER_CHECK_OR_RETURN(s == xnn_status_success && out[i].rank <= kMaxDims, Error::Internal,
                           "XNNPACK delegate output %zu: xnn_get_external_value_shape failed "
                           "(%s)", i, status_name(s));
   }
-  std::copy(dims, dims + g.inputs.size() * kMaxDims, plan->input_dims.begin());
+  std::copy(in, in + g.inputs.size(), plan->input_shapes.begin());
   return Error::Ok;
 }
 

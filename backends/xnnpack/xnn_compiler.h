@@ -51,8 +51,8 @@ struct Plan {
   // is dynamic. The plan is then one XNNPACK runtime (no native steps) and
   // reshape_plan() follows the inputs' shapes.
   bool dynamic_shapes = false;
-  // Dims of each graph input the runtime is shaped for (kMaxDims each).
-  std::vector<size_t> input_dims;
+  // The shape of each graph input the runtime is shaped for.
+  std::vector<Shape> input_shapes;
   xnn_workspace_t workspace = nullptr;  // shared by the runtimes
   // Set before compile_plan() to share the workspace with the method's
   // other static plans (xnn_shared_workspace.h): the method's key.
@@ -74,12 +74,12 @@ struct Plan {
 // Builds plan->steps from plan->graph. Error messages name the node.
 Error compile_plan(Plan* plan);
 
-// Reshapes a dynamic plan's runtime for graph input shapes `dims`
-// (kMaxDims per input, each rank as in the graph) and writes each graph
-// output's new shape into `out_dims` (kMaxDims per output). Only for
-// plans with dynamic_shapes; costs an XNNPACK reshape, so the caller
-// calls it only when an input's shape changed.
-Error reshape_plan(Plan* plan, const size_t* dims, size_t* out_dims);
+// Reshapes a dynamic plan's runtime for graph input shapes `in` (one per
+// input, any rank XNNPACK takes) and writes each graph output's new shape
+// into `out` (one per output). Only for plans with dynamic_shapes; costs
+// an XNNPACK reshape, so the caller calls it only when an input's shape
+// changed.
+Error reshape_plan(Plan* plan, const Shape* in, Shape* out);
 
 // Reshapes (first time) and sets up every XNNPACK step for plan->ptrs,
 // which must hold the graph inputs' and outputs' data; run_plan() does

@@ -33,6 +33,22 @@ namespace ember::xnnpack {
 
 constexpr uint32_t kInvalidId = XNN_INVALID_VALUE_ID;
 constexpr size_t kMaxDims = XNN_MAX_TENSOR_DIMS;
+
+// A runtime shape of a graph input or output (bounded-dynamic plans): its
+// rank may differ from the value's stored one (a 0-d tensor for a stored
+// [1]), as XNNPACK takes whatever rank it is given at reshape.
+struct Shape {
+  size_t rank = 0;
+  size_t dims[kMaxDims] = {};
+  bool operator==(const Shape& o) const {
+    if (rank != o.rank) return false;
+    for (size_t d = 0; d < rank; ++d) {
+      if (dims[d] != o.dims[d]) return false;
+    }
+    return true;
+  }
+  bool operator!=(const Shape& o) const { return !(*this == o); }
+};
 constexpr size_t kMaxNodeInputs = 5;
 
 struct Value {

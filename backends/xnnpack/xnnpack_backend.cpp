@@ -46,11 +46,14 @@ Error bind_data(Plan* plan, const Tensor& t, uint32_t v, size_t index, const cha
   return Error::Ok;
 }
 
-// Static plans: the element count the blob was built for (`dims` unused,
-// may be null). Dynamic plans: the rank, and every dim from 1 to the
-// blob's (the upper bound); the dims go to `dims`.
+// Static plans: the element count the blob was built for (`shape` unused,
+// may be null). Dynamic plans: the tensor's own shape, as upstream passes
+// it to XNNPACK: any rank up to XNNPACK's limit (a 0-d tensor for a value
+// stored as [1] is common in exported LLMs), every dim at least 1 (XNNPACK
+// runs no empty tensor). The stored dims are not a limit: XNNPACK resizes
+// its own buffers at reshape, and each output must still fit its tensor.
 Error check_input_shape(const Plan& plan, const Tensor& t, uint32_t v, size_t index,
-                        size_t* dims) {
+                        Shape* shape) {
   const Value& value = plan.graph.values[v];
   if (!plan.dynamic_shapes) {
     EMBER_CHECK_OR_RETURN(size_t(t.numel()) == value.numel, Error::InvalidArgument,
@@ -59,19 +62,45 @@ Error check_input_shape(const Plan& plan, const Tensor& t, uint32_t v, size_t in
                           value.numel);
     return Error::Ok;
   }
-  bool within = t.dim() == value.num_dims;
-  for (size_t d = 0; within && d < value.num_dims; ++d) {
-    dims[d] = size_t(t.sizes()[d]);
-    within = dims[d] >= 1 && dims[d] <= value.dims[d];  // XNNPACK runs no empty tensor
-  }
-  if (!within) {
-    char bound[96];
-    format_dims(value.dims, value.num_dims, bound, sizeof(bound));
-    set_error_message("XNNPACK delegate input %zu: shape outside the delegate's bounds: each "
-                      "dim 1 to %s (rank %zu)", index, bound, t.dim());
-    return Error::InvalidArgument;
+  EMBER_CHECK_OR_RETURN(t.dim() <= kMaxDims, Error::InvalidArgument,
+                        "XNNPACK delegate input %zu has %zu dims; XNNPACK takes at most %zu",
+                        index, t.dim(), kMaxDims);
+  shape->rank = t.dim();
+  for (size_t d = 0; d < shape->rank; ++d) {
+    EMBER_CHECK_OR_RETURN(t.sizes()[d] >= 1, Error::InvalidArgument,
+                          "XNNPACK delegate input %zu is empty (size %d at dim %zu); "
+                          "XNNPACK runs no empty tensor", index, int(t.sizes()[d]), d);
+    shape->dims[d] = size_t(t.sizes()[d]);
   }
   return Error::Ok;
+}
+
+// Writes XNNPACK's output shape `xnn` as `rank` sizes for the output
+// tensor. The ranks may differ only by leading 1s (a 0-d input makes
+// XNNPACK drop or add broadcast dims): those are removed or added.
+bool fit_output_rank(const Shape& xnn, size_t rank, SizesType* sizes) {
+  size_t skip = 0;  // XNNPACK's leading dims dropped
+  while (xnn.rank - skip > rank && xnn.dims[skip] == 1) ++skip;
+  if (xnn.rank - skip > rank) return false;
+  const size_t pad = rank - (xnn.rank - skip);  // leading 1s added
+  for (size_t d = 0; d < rank; ++d) {
+    sizes[d] = d < pad ? 1 : SizesType(xnn.dims[skip + d - pad]);
+  }
+  return true;
+}
+
+Error resize_output(const Tensor& t, const Shape& xnn, size_t index) {
+  SizesType sizes[kMaxDims];
+  if (t.dim() > kMaxDims || !fit_output_rank(xnn, t.dim(), sizes)) {
+    char got[96];
+    format_dims(xnn.dims, xnn.rank, got, sizeof(got));
+    set_error_message("XNNPACK delegate output %zu: XNNPACK computed shape %s, which a "
+                      "%zu-dim output tensor cannot hold", index, got, t.dim());
+    return Error::InvalidArgument;
+  }
+  const Error err = resize_tensor(t, {sizes, t.dim()});
+  if (err != Error::Ok) append_error_message(" (XNNPACK delegate output %zu)", index);
+  return err;
 }
 
 // The DelegateCall passes the graph's inputs, then its outputs.
@@ -115,37 +144,25 @@ Error bind_arguments(Plan* plan, Span<EValue*> args) {
   EMBER_RETURN_IF_ERROR(check_arg_count(g, args.size()));
   const size_t n_in = g.inputs.size();
   const size_t n_out = g.outputs.size();
-  size_t in_dims[kMaxDynamicArgs * kMaxDims];
+  Shape in_shapes[kMaxDynamicArgs];
   const bool track = plan->dynamic_shapes;  // check_call_args bounded n_in
   bool changed = false;
   for (size_t i = 0; i < n_in; ++i) {
     Tensor t;
     EMBER_RETURN_IF_ERROR(arg_tensor(*plan, args[i], g.inputs[i], i, "input", &t));
-    size_t* dims = track ? in_dims + i * kMaxDims : nullptr;
-    EMBER_RETURN_IF_ERROR(check_input_shape(*plan, t, g.inputs[i], i, dims));
-    if (track) {
-      const size_t rank = g.values[g.inputs[i]].num_dims;
-      changed = changed || !std::equal(dims, dims + rank,
-                                       plan->input_dims.begin() + i * kMaxDims);
-    }
+    Shape* shape = track ? &in_shapes[i] : nullptr;
+    EMBER_RETURN_IF_ERROR(check_input_shape(*plan, t, g.inputs[i], i, shape));
+    changed = changed || (track && *shape != plan->input_shapes[i]);
     EMBER_RETURN_IF_ERROR(bind_data(plan, t, g.inputs[i], i, "input"));
   }
-  size_t out_dims[kMaxDynamicArgs * kMaxDims];
-  if (changed) EMBER_RETURN_IF_ERROR(reshape_plan(plan, in_dims, out_dims));
+  Shape out_shapes[kMaxDynamicArgs];
+  if (changed) EMBER_RETURN_IF_ERROR(reshape_plan(plan, in_shapes, out_shapes));
   for (size_t i = 0; i < n_out; ++i) {
     const uint32_t v = g.outputs[i];
     Tensor t;
     EMBER_RETURN_IF_ERROR(arg_tensor(*plan, args[n_in + i], v, i, "output", &t));
     if (changed) {
-      SizesType sizes[kMaxDims];
-      for (size_t d = 0; d < g.values[v].num_dims; ++d) {
-        sizes[d] = SizesType(out_dims[i * kMaxDims + d]);
-      }
-      const Error err = resize_tensor(t, {sizes, g.values[v].num_dims});
-      if (err != Error::Ok) {
-        append_error_message(" (XNNPACK delegate output %zu)", i);
-        return err;
-      }
+      EMBER_RETURN_IF_ERROR(resize_output(t, out_shapes[i], i));
     } else if (!plan->dynamic_shapes) {
       EMBER_CHECK_OR_RETURN(size_t(t.numel()) == g.values[v].numel, Error::InvalidArgument,
                             "XNNPACK delegate output %zu has %lld elements; the delegate "

@@ -255,6 +255,21 @@ class DqBlock(nn.Module):
         return x + self.fc2(F.gelu(self.fc1(self.n2(x))))
 
 
+class ScaledEmbedNet(nn.Module):
+    """A bounded-dynamic [1, S, 16] input scaled by a 0-d input and by a 0-d
+    constant (as Gemma 3 scales its embeddings by sqrt(dim)): the
+    partitioner passes both 0-d tensors to the delegate, whose blob stores
+    them as [1]; upstream's runtime takes them at rank 0. The second output
+    is 0-d too."""
+
+    def __init__(self, d=16):
+        super().__init__()
+        self.fc = nn.Linear(d, d)
+
+    def forward(self, x, s):
+        return self.fc(x * torch.tensor(4.0) ** 0.5) * s + x, s * s + 1.0
+
+
 class DynSeqNet(nn.Module):
     """Linear-ReLU-Linear-softmax with a residual add, for [B, S, 16]
     inputs with both B and S bounded-dynamic."""
@@ -618,6 +633,12 @@ def node_cases():
              [(r(1, 2, 16),), (r(4, 16, 16),), (r(2, 7, 16),), (r(3, 16, 16),)],
              example=(r(2, 7, 16),),
              dynamic_shapes=({0: Dim("batch", min=1, max=4), 1: Dim("seq", min=2, max=16)},)))
+    # 0-d delegate inputs beside a bounded-dynamic one (ScaledEmbedNet).
+    add(Case("dynamic_scalar_inputs", ScaledEmbedNet().eval(),
+             [(r(1, 3, 16), torch.tensor(0.75)), (r(1, 9, 16), torch.tensor(-1.5)),
+              (r(1, 1, 16), torch.tensor(2.0))],
+             example=(r(1, 5, 16), torch.tensor(1.0)),
+             dynamic_shapes=({1: Dim("seq", min=1, max=12)}, None)))
     return c
 
 
