@@ -1,10 +1,14 @@
 // Upstream's LLM custom operators (llama::custom_sdpa,
-// sdpa_with_kv_cache, update_cache, update_cache_with_indices; the
-// quantized_decomposed embeddings and per-token Q/DQ) against upstream's
-// own outputs: every test/models/llm_ops/<name>.bpte
+// sdpa_with_kv_cache, update_cache, update_cache_with_indices,
+// gated_delta_rule and its deprecated name channelwise_gated_delta_rule;
+// the quantized_decomposed embeddings and per-token Q/DQ) against
+// upstream's outputs (for gated_delta_rule, upstream's recurrence in
+// float64, which upstream's runtime matches at the same tolerance): every
+// test/models/llm_ops/<name>.bpte
 // is loaded once, its test cases are run IN ORDER on that one method
-// (the KV-cache fixtures keep their cache in mutable buffers, so each
-// case is the next decoding step and depends on the ones before) and
+// (the KV-cache fixtures and gated_delta_rule_state_buffer keep their
+// cache or state in mutable buffers, so each case is the next step and
+// depends on the ones before) and
 // every output is verified with the bundled verifier at the tolerance its
 // MANIFEST line states (rtol, atol; integer outputs exactly).
 #include <gtest/gtest.h>
@@ -79,6 +83,8 @@ TEST(LlmOpsManifest, CoversTheOperators) {
   for (const auto& [name, e] : manifest) all += e.ops + ",";
   for (const char* op : {"llama::custom_sdpa.out", "llama::sdpa_with_kv_cache.out",
                          "llama::update_cache.out", "llama::update_cache_with_indices.out",
+                         "llama::gated_delta_rule.out",
+                         "llama::channelwise_gated_delta_rule.out",
                          "quantized_decomposed::embedding_byte.out",
                          "quantized_decomposed::embedding_byte.dtype_out",
                          "quantized_decomposed::embedding_4bit.out",
