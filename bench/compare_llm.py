@@ -133,6 +133,9 @@ def main():
     p.add_argument("--threads", default="1,2")
     p.add_argument("--rounds", type=int, default=3)
     p.add_argument("--new-tokens", type=int, default=128)
+    p.add_argument("--busy", type=int, default=0,
+                   help="keep this many other processes spinning while measuring (a core "
+                        "taken by another app)")
     args = p.parse_args()
     os.makedirs(args.work, exist_ok=True)
     work = os.path.abspath(args.work)
@@ -143,6 +146,22 @@ def main():
     if not os.path.exists(model):
         model = make_model(work)
     print(f"model {model} ({os.path.getsize(model) / 1e6:.1f} MB)")
+    busy = start_busy(args.busy)
+    try:
+        measure(args, model, tokenizer)
+    finally:
+        for b in busy:
+            b.kill()
+
+
+def start_busy(count):
+    """`count` processes that spin until killed: other apps holding cores."""
+    if count:
+        print(f"{count} other process(es) spinning during the measurements")
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+
+def measure(args, model, tokenizer):
     print(f"{'threads':>7} {'runtime':>8} {'decode tok/s':>12} {'TTFT ms':>8} {'RSS growth MB':>13}")
     for threads in [int(t) for t in args.threads.split(",")]:
         results = {"ember": [], "upstream": []}

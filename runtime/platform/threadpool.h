@@ -15,9 +15,13 @@
 //     callers.patch) a section that finds the pool busy runs on its own
 //     calling thread instead of waiting, and ExecutionInFlight below sends
 //     every section to its calling thread while the executions in flight
-//     leave the pool no free cores. A section's tasks are independent, so
-//     the results are the same bits whichever threads run them. A task
-//     must not call parallel_for itself.
+//     leave the pool no free cores. Within a section the caller never
+//     waits for a pool thread that has not started on it (a thread another
+//     process keeps off its core), and a pool whose threads keep missing
+//     sections runs them on the caller for a few milliseconds before trying
+//     them again (third-party/patches/pthreadpool-unjoined-workers.patch).
+//     A section's tasks are independent, so the results are the same bits
+//     whichever threads run them. A task must not call parallel_for itself.
 //   - set_num_threads must not run while any method is loading or
 //     executing, on any thread: it destroys the old pool, which a
 //     concurrent parallel_for may be using, and the XNNPACK delegate keeps

@@ -71,6 +71,42 @@ TEST_F(SharedPool, OneExecutionUsesEveryPoolThread) {
   EXPECT_EQ(met.load(), 2) << "the two tasks of one execution's section did not run at once";
 }
 
+// More pool threads than cores, and another thread spinning: workers are
+// often late for a section (third-party/patches/pthreadpool-unjoined-
+// workers.patch: the caller then finishes without them, and a pool whose
+// workers keep missing sections runs them on the caller for a while).
+// Whatever path each section takes, every index runs exactly once, and no
+// task runs after its parallel_for has returned.
+TEST_F(SharedPool, LateWorkersNeverRunAFinishedSection) {
+  ASSERT_EQ(set_num_threads(std::max<size_t>(4, 2 * usable_cores())), Error::Ok);
+  std::atomic<bool> stop{false};
+  std::thread spinner([&] {
+    while (!stop.load(std::memory_order_relaxed)) {
+    }
+  });
+  std::atomic<size_t> current{0};
+  std::atomic<size_t> stale{0};
+  size_t wrong = 0;
+  for (size_t s = 0; s < 20000 && wrong == 0; ++s) {
+    const size_t range = 2 + s % 61;
+    std::vector<std::atomic<int>> hits(range);
+    parallel_for(range, [&](size_t i) {
+      for (volatile int k = 0; k < 300; k = k + 1) {
+      }  // long enough to be caught in a task at the section's end
+      if (current.load() != s) stale.fetch_add(1);
+      hits[i].fetch_add(1);
+    });
+    for (size_t i = 0; i < range; ++i) wrong += hits[i].load() == 1 ? 0 : 1;
+    current.store(s + 1);
+  }
+  // A task of an earlier section that ran late would still be seen here.
+  std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  stop.store(true);
+  spinner.join();
+  EXPECT_EQ(wrong, 0u) << "an index ran other than once";
+  EXPECT_EQ(stale.load(), 0u) << "a task ran after its section had returned";
+}
+
 TEST_F(SharedPool, ExecutionsTheCoresCannotHoldBesideThePoolRunInline) {
   // Pool threads + one more execution than the cores hold: sections inline.
   const size_t cores = usable_cores();
