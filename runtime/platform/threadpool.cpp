@@ -60,9 +60,23 @@ size_t count_usable_cores() {
   return cores > 0 ? size_t(cores) : 1;
 }
 
-// More executions in flight than the cores can hold beside the pool.
-bool cores_taken() {
-  return g_in_flight >= 2 && (g_in_flight - 1) + g_threads > usable_cores();
+// Pool threads that may join one section beside its caller: the cores
+// the executions in flight leave free (each execution's own thread holds
+// one), at most the pool's.
+size_t helpers_allowed() {
+  const size_t busy = g_in_flight > 1 ? g_in_flight : 1;
+  const size_t free_cores = usable_cores() > busy ? usable_cores() - busy : 0;
+  return free_cores < g_threads - 1 ? free_cores : g_threads - 1;
+}
+
+// Several executions in flight and no core left for a pool thread.
+bool cores_taken() { return g_in_flight >= 2 && helpers_allowed() == 0; }
+
+void set_helpers() {
+#ifdef PTHREADPOOL_HAS_MAX_HELPERS
+  // XNNPACK's sections go to pthreadpool directly: the pool applies it.
+  if (g_pool != nullptr) pthreadpool_set_max_helpers(g_pool, helpers_allowed());
+#endif
 }
 
 void set_inline(bool run_inline) {
@@ -77,6 +91,7 @@ void set_inline(bool run_inline) {
 // `leaving`: an execution just ended, so inline mode, if on, runs out its
 // grace instead of ending now.
 void apply_sharing_rule(bool leaving) {
+  set_helpers();
   if (cores_taken()) {
     g_inline_until_ns.store(0, std::memory_order_relaxed);
     set_inline(true);

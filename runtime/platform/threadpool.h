@@ -58,11 +58,15 @@ void parallel_for(size_t range, ParallelTask fn, void* context);
 // Marks one execution in flight for as long as it lives (Method::execute
 // holds one), so that concurrent executions share the cores instead of
 // fighting over the pool:
-//   - one execution in flight: its parallel sections use the whole pool;
-//   - several, with room for the pool beside the others (executions in
-//     flight - 1 + pool threads <= usable cores): a section takes the pool
-//     when it is free and otherwise runs on its calling thread;
-//   - several, without that room: every section runs on its calling
+//   - one execution in flight: its parallel sections use the whole pool,
+//     or as many pool threads as the other cores (a pool larger than the
+//     cores gains nothing and its extra threads would take turns with the
+//     caller);
+//   - several, with cores left beside them (executions in flight < usable
+//     cores): a section takes the pool when it is free, with as many pool
+//     threads as there are cores left (usable cores - executions in
+//     flight), and otherwise runs on its calling thread;
+//   - several, with no core left: every section runs on its calling
 //     thread, so no pool thread spins on a core another execution needs;
 //     when enough executions have left, sections stay inline 2 ms more
 //     (an application thread between two executions keeps its core), then

@@ -107,27 +107,52 @@ TEST_F(SharedPool, LateWorkersNeverRunAFinishedSection) {
   EXPECT_EQ(stale.load(), 0u) << "a task ran after its section had returned";
 }
 
-TEST_F(SharedPool, ExecutionsTheCoresCannotHoldBesideThePoolRunInline) {
-  // Pool threads + one more execution than the cores hold: sections inline.
+TEST_F(SharedPool, ExecutionsThatTakeEveryCoreRunSectionsInline) {
+  // One execution per core (at least two): no core left for a pool thread.
   const size_t cores = usable_cores();
-  ASSERT_EQ(set_num_threads(std::max<size_t>(cores, 2)), Error::Ok);
-  auto first = std::make_unique<ExecutionInFlight>();
-  EXPECT_FALSE(parallel_sections_inline());
+  const size_t all = std::max<size_t>(cores, 2);
+  ASSERT_EQ(set_num_threads(all), Error::Ok);
+  std::vector<std::unique_ptr<ExecutionInFlight>> flights;
+  while (flights.size() + 1 < all) {
+    flights.push_back(std::make_unique<ExecutionInFlight>());
+    EXPECT_FALSE(parallel_sections_inline()) << flights.size() << " executions of " << all;
+  }
   {
-    const ExecutionInFlight second;
-    EXPECT_EQ(executions_in_flight(), 2u);
+    const ExecutionInFlight last;
+    EXPECT_EQ(executions_in_flight(), all);
     EXPECT_TRUE(parallel_sections_inline());
     for (const std::thread::id id : threads_of_section(64)) {
       EXPECT_EQ(id, std::this_thread::get_id());
     }
   }
-  // One execution left: the pool is its again once the 2 ms grace after
-  // the other's end has run out.
+  // A core free again: the pool serves sections once the 2 ms grace after
+  // the last execution's end has run out.
   EXPECT_TRUE(wait_for([] { return !parallel_sections_inline(); }, std::chrono::seconds(5)))
-      << "sections still inline long after the second execution left";
-  first.reset();
+      << "sections still inline long after an execution left";
+  flights.clear();
   EXPECT_EQ(executions_in_flight(), 0u);
 }
+
+#ifdef PTHREADPOOL_HAS_MAX_HELPERS
+// A pool larger than the cores: one section runs on at most as many
+// threads as there are cores (its extra threads would only take turns).
+TEST_F(SharedPool, ASectionTakesNoMoreThreadsThanCores) {
+  const size_t cores = usable_cores();
+  ASSERT_EQ(set_num_threads(2 * cores + 2), Error::Ok);
+  const ExecutionInFlight one;
+  for (int round = 0; round < 20; ++round) {
+    std::vector<std::thread::id> ran_on(4096);
+    parallel_for(ran_on.size(), [&](size_t i) {
+      for (volatile int k = 0; k < 2000; k = k + 1) {
+      }
+      ran_on[i] = std::this_thread::get_id();
+    });
+    std::sort(ran_on.begin(), ran_on.end());
+    const size_t threads = size_t(std::unique(ran_on.begin(), ran_on.end()) - ran_on.begin());
+    ASSERT_LE(threads, cores) << "round " << round;
+  }
+}
+#endif
 
 TEST_F(SharedPool, InlineSectionsRunEveryIndexOnce) {
   const ExecutionInFlight a;
