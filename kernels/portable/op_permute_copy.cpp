@@ -1,5 +1,7 @@
 // aten::permute_copy.out(Tensor self, int[] dims, *, Tensor(a!) out)
-// out dim i = self dim dims[i]. Any dim order on either side.
+// out dim i = self dim dims[i]. Any dim order on either side. Any storage
+// dtype, complex ones included (moved as bytes: Whisper's preprocessor
+// permutes the spectrum _fft_r2c returns).
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -12,7 +14,7 @@ void permute_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Tensor self = a.tensor(0);
   const Span<int64_t> dims = a.int_list(1);
   const Tensor out = a.tensor(2);
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
+  if (!a.ok() || !check_same_movable_dtype(a, self, out)) {
     return;
   }
   const size_t ndim = self.dim();

@@ -2,7 +2,7 @@
 // aten::squeeze_copy.dim_out(Tensor self, int dim, *, Tensor(a!) out)
 // Removes each listed dim (or the one dim) whose size is 1 (others are
 // kept, as in PyTorch). A zero-dim self accepts dim 0 or -1 and stays
-// zero-dim.
+// zero-dim. Any storage dtype, complex ones included (moved as bytes).
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -45,7 +45,7 @@ void squeeze_copy_dims_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Tensor self = a.tensor(0);
   const Span<int64_t> dims = a.int_list(1);
   const Tensor out = a.tensor(2);
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
+  if (!a.ok() || !check_same_movable_dtype(a, self, out)) {
     return;
   }
   bool drop[kMaxTensorDim] = {};
@@ -62,7 +62,7 @@ void squeeze_copy_dim_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Tensor self = a.tensor(0);
   const int64_t dim = a.int_value(1);
   const Tensor out = a.tensor(2);
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
+  if (!a.ok() || !check_same_movable_dtype(a, self, out)) {
     return;
   }
   bool drop[kMaxTensorDim] = {};

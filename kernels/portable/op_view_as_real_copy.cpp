@@ -2,8 +2,9 @@
 // A complex self as (real, imaginary) pairs: out has self's shape plus a
 // last dim of 2 and the matching real dtype (ComplexHalf -> Half,
 // ComplexFloat -> Float, ComplexDouble -> Double). Real inputs are refused,
-// as PyTorch refuses them. Complex tensors are storage only in Ember: this
-// operator is how a program turns them into numbers other kernels take.
+// as PyTorch refuses them. Few Ember kernels take complex tensors (the
+// spectral operators, abs, permute_copy, squeeze_copy): this operator is
+// how a program turns them into numbers the others take.
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"

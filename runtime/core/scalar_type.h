@@ -18,9 +18,9 @@ enum class ScalarType : int8_t {
   Half = 5,
   Float = 6,
   Double = 7,
-  ComplexHalf = 8,    // (real, imaginary) pairs: stored and moved, no
-  ComplexFloat = 9,   // arithmetic (view_as_real_copy turns them into
-  ComplexDouble = 10, // real pairs)
+  ComplexHalf = 8,    // (real, imaginary) pairs: stored and moved; the
+  ComplexFloat = 9,   // spectral operators (_fft_*), abs, permute_copy,
+  ComplexDouble = 10, // squeeze_copy and view_as_real_copy take them
   Bool = 11,
   QInt8 = 12,
   QUInt8 = 13,

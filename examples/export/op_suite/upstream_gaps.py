@@ -191,9 +191,9 @@ op_case("index_put___f32_buffer", ["aten::index_put_"], _IndexPutIntoBuffer,
         [(torch.tensor([4, 1]), _r(2, 3))], et_options={"run_reinplace_pass": True})
 
 # ---------------------------------------------- complex -> real pairs
-# Complex tensors are storage only in Ember; view_as_real_copy is how a
-# program turns them into numbers (other kernels, permutes included, refuse
-# them; the C++ test covers a transposed dim order). Upstream's Python
+# Complex tensors: view_as_real_copy is how a program turns them into
+# numbers (most kernels refuse them; spectral.py has those that do not; the
+# C++ test covers a transposed dim order). Upstream's Python
 # runtime takes no complex inputs, so --check reports these as failed.
 fn_case("view_as_real_copy__c64", ["aten::view_as_real_copy.out"],
         lambda z: A.view_as_real_copy.default(z) * 1.0,

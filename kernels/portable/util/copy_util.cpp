@@ -21,6 +21,12 @@ void run_copy(const ElementwisePlan& plan, const void* src, ScalarType st,
   for_each_run(plan, [&](const int64_t* off, const int64_t* stride, int64_t n) {
     if (st == dt && stride[0] == 1 && stride[1] == 1) {
       std::memmove(d + off[0] * des, s + off[1] * ses, size_t(n * des));
+    } else if (st == dt && is_complex_type(st)) {
+      // No conversion handles complex elements: they are moved as bytes.
+      for (int64_t i = 0; i < n; ++i) {
+        std::memmove(d + (off[0] + i * stride[0]) * des, s + (off[1] + i * stride[1]) * ses,
+                     size_t(des));
+      }
     } else {
       (void)convert_elements(s + off[1] * ses, st, stride[1], d + off[0] * des,
                              dt, stride[0], n);

@@ -18,7 +18,8 @@ bool copy_broadcast(KernelArgs& args, Tensor src, Tensor out);
 
 // out[i0, i1, ...] = src_data[sum_d i_d * src_strides[d]], with
 // src_strides given per dim of out (in elements; 0 repeats). The caller
-// guarantees every such index lies inside the source.
+// guarantees every such index lies inside the source. A complex src_type
+// must equal out's dtype (complex elements are moved, never converted).
 void copy_strided_view(const void* src_data, ScalarType src_type,
                        const int64_t* src_strides, Tensor out);
 

@@ -163,6 +163,13 @@ bool check_same_dtype(KernelArgs& args, Tensor self, Tensor out) {
                    scalar_type_name(self.scalar_type()));
 }
 
+bool check_same_movable_dtype(KernelArgs& args, Tensor self, Tensor out) {
+  if (self.scalar_type() == out.scalar_type() && is_complex_type(self.scalar_type())) {
+    return true;
+  }
+  return check_same_dtype(args, self, out);
+}
+
 bool to_shape(KernelArgs& args, Span<const int64_t> sizes, const char* what,
               Shape* out) {
   if (sizes.size() > kMaxTensorDim) {

@@ -56,6 +56,12 @@ bool check_supported_dtype(KernelArgs& args, Tensor t, const char* what);
 // Fails unless out has self's dtype (the view-copy kernels do not convert).
 bool check_same_dtype(KernelArgs& args, Tensor self, Tensor out);
 
+// check_same_dtype that also takes the complex dtypes, for the kernels that
+// only move elements through copy_strided_view (which moves complex
+// elements as bytes): permute_copy and squeeze_copy, which complex results
+// of the spectral operators pass through.
+bool check_same_movable_dtype(KernelArgs& args, Tensor self, Tensor out);
+
 // Fails unless every element of `sizes` fits SizesType and is >= 0 (for
 // int lists given as shapes).
 bool to_shape(KernelArgs& args, Span<const int64_t> sizes, const char* what,

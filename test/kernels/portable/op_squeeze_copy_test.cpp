@@ -1,6 +1,7 @@
 // aten::squeeze_copy.dims_out and squeeze_copy.dim_out
 // (kernels/portable/op_squeeze_copy.cpp).
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/portable/fft_test_util.h"
 
 namespace ember::testing {
 namespace {
@@ -50,6 +51,23 @@ TEST(SqueezeCopy, Dim) {
   auto wrong = empty(ScalarType::Float, {3, 2});
   EXPECT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*a, 1, *wrong, *wrong}),
             Error::NotSupported);
+}
+
+TEST(SqueezeCopy, ComplexElements) {
+  const std::vector<double> values = {1, -1, 2, -2, 3, -3, 4, -4, 5, -5, 6, -6};
+  auto a = fft_tensor(ScalarType::ComplexFloat, {1, 2, 3}, values, {2, 0, 1});
+  auto out = fft_out(ScalarType::ComplexFloat, {2, 3});
+  ASSERT_EQ(call_kernel("aten::squeeze_copy.dims_out", {*a, Arg::ints({0}), *out, *out}),
+            Error::Ok)
+      << last_error_message();
+  EXPECT_EQ(fft_values(*out), values);
+  auto d = fft_tensor(ScalarType::ComplexDouble, {2, 1}, {0.5, 1.5, -2.5, 3.5});
+  auto d_out = fft_out(ScalarType::ComplexDouble, {2});
+  ASSERT_EQ(call_kernel("aten::squeeze_copy.dim_out", {*d, 1, *d_out, *d_out}), Error::Ok);
+  EXPECT_EQ(fft_values(*d_out), (std::vector<double>{0.5, 1.5, -2.5, 3.5}));
+  auto real = empty(ScalarType::Float, {2, 3});
+  EXPECT_EQ(call_kernel("aten::squeeze_copy.dims_out", {*a, Arg::ints({0}), *real, *real}),
+            Error::InvalidArgument);
 }
 
 }  // namespace
