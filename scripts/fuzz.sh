@@ -3,7 +3,8 @@
 # them.
 #   scripts/fuzz.sh TARGET SECONDS   a campaign: one target (program,
 #                                    bundled_program, npy, runner_inputs,
-#                                    ptd, xnnpack_payload, tokenizer) for SECONDS, random seed,
+#                                    ptd, xnnpack_payload, tokenizer,
+#                                    session_file) for SECONDS, random seed,
 #                                    corpus kept in build-fuzz/corpus/TARGET
 #   scripts/fuzz.sh all SECONDS      every target, SECONDS each
 #   scripts/fuzz.sh --ci             what CI runs: every committed seed and
@@ -28,8 +29,10 @@ targets_all=(program bundled_program npy runner_inputs ptd)
 if [ -f backends/xnnpack/xnn_payload.h ]; then targets_all+=(xnnpack_payload); fi
 # The LLM tokenizer files, when the LLM extension can be built (its
 # libraries are installed by scripts/install_deps.sh).
+# The prompt-cache session files too, restored into a delegated tiny Llama.
 if [ -f /usr/include/sentencepiece_processor.h ] && [ -f /usr/include/pcre2.h ]; then
   targets_all+=(tokenizer)
+  if [ -f backends/xnnpack/xnn_payload.h ]; then targets_all+=(session_file); fi
 fi
 ci=0
 if [ "${1:-}" = --ci ]; then
@@ -103,13 +106,18 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
     xnnpack_payload)
       "$build_dir/fuzz/extract_delegate_blobs" "$dir" test/models/xnnpack/*.bpte >/dev/null
       cp test/regression/*.xnn "$dir/" 2>/dev/null || true ;;
+    session_file)
+      # Sessions of the two tiny Llamas (ember_llm --prompt_cache wrote them):
+      # the target restores into the legacy one.
+      cp test/models/llm/sessions/*.session "$dir/"
+      cp test/regression/*.session "$dir/" 2>/dev/null || true ;;
   esac
 }
 
 max_len() {
   case $1 in
     program | bundled_program | xnnpack_payload) echo 16384 ;;
-    tokenizer) echo 65536 ;;
+    tokenizer | session_file) echo 65536 ;;
     *) echo 4096 ;;
   esac
 }
@@ -131,6 +139,7 @@ ci_runs() {
     ptd) echo 300000 ;;
     xnnpack_payload) echo 2000000 ;;
     tokenizer) echo 100000 ;;
+    session_file) echo 100000 ;;
   esac
 }
 

@@ -10,11 +10,16 @@
 // process's peak RSS and its RSS before loading.
 // --print_token_ids adds "prompt_ids: ..." and "generated_ids: ..." lines
 // (compare ids, not text, with upstream: its SentencePiece decoder prints
-// byte pieces as "<0xNN>"). Exit status: 0 on success, 1 when loading or
+// byte pieces as "<0xNN>"). --prompt_cache FILE (llama.cpp's --prompt-cache)
+// restores the KV caches from FILE when its tokens start the prompt's, so
+// only the rest is prefilled, and saves the state after the prompt to it;
+// a FILE that cannot be used is reported on stderr and overwritten.
+// Exit status: 0 on success, 1 when loading or
 // generation fails (the message says why), 2 for bad flags.
 #include <gflags/gflags.h>
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -54,6 +59,11 @@ DEFINE_string(etdump_path, "",
               "operator events) to this file.");
 DEFINE_int32(etdump_buffer_mb, 16, "Event buffer for --etdump_path, in MiB.");
 DEFINE_string(method_name, "forward", "The program's decoder method.");
+DEFINE_string(prompt_cache, "",
+              "Prompt cache file: when it holds a session of this program whose tokens start "
+              "the prompt's, they are restored and only the rest of the prompt is prefilled; "
+              "the state after the prompt is saved to it (a file that cannot be used is "
+              "reported and overwritten).");
 DEFINE_bool(print_token_ids, false, "Also print the prompt's and the generated token ids.");
 DEFINE_bool(memory_report, false,
             "Print where memory goes (stderr): RSS before and after loading and after "
@@ -125,6 +135,47 @@ void print_ids(const char* label, const std::vector<uint64_t>& ids) {
   std::printf("\n");
 }
 
+double ms_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+// Restores --prompt_cache when the file exists, holds a session of this
+// program and its tokens start the prompt's; otherwise says why on stderr
+// and leaves the runner as it was, empty (the file is overwritten after the
+// prompt).
+void restore_prompt_cache(ember::llm::TextLlmRunner& runner, const std::string& path,
+                          const std::string& prompt, const ember::llm::GenerationConfig& config) {
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    std::fprintf(stderr, "prompt cache: %s does not exist yet; it will be written\n",
+                 path.c_str());
+    return;
+  }
+  // Loaded first, so that the time below is the restore's alone (a load
+  // error is generate()'s to report).
+  (void)runner.load();
+  const auto start = std::chrono::steady_clock::now();
+  if (runner.restore_session_for(path, prompt, config) != ember::Error::Ok) {
+    std::fprintf(stderr, "warning: --prompt_cache not used: %s; it will be overwritten\n",
+                 ember::last_error_message());
+    return;
+  }
+  const std::vector<uint64_t>& cached = runner.cached_ids();
+  std::fprintf(stderr, "prompt cache: restored %zu tokens from %s in %.1f ms\n", cached.size(),
+               path.c_str(), ms_since(start));
+}
+
+void save_prompt_cache(ember::llm::TextLlmRunner& runner, const std::string& path) {
+  const auto start = std::chrono::steady_clock::now();
+  if (runner.save_session(path) != ember::Error::Ok) {
+    std::fprintf(stderr, "warning: --prompt_cache: not saved: %s\n", ember::last_error_message());
+    return;
+  }
+  std::fprintf(stderr, "prompt cache: saved %lld tokens to %s in %.1f ms\n",
+               static_cast<long long>(runner.position()), path.c_str(), ms_since(start));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -174,10 +225,19 @@ int main(int argc, char** argv) {
   if (FLAGS_warmup && (*runner)->warmup(prompt, config.max_new_tokens) != ember::Error::Ok) {
     return fail("warm-up");
   }
-  const ember::Error err = (*runner)->generate(prompt, config, [](const std::string& text) {
+  const auto print = [](const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);
-  });
+  };
+  ember::Error err = ember::Error::Ok;
+  if (FLAGS_prompt_cache.empty()) {
+    err = (*runner)->generate(prompt, config, print);
+  } else {
+    restore_prompt_cache(**runner, FLAGS_prompt_cache, prompt, config);
+    err = (*runner)->generate_from_cache(prompt, config, print, {}, [&] {
+      save_prompt_cache(**runner, FLAGS_prompt_cache);
+    });
+  }
   std::printf("\n");
   if (err != ember::Error::Ok) return fail("generating");
   if (recorder != nullptr && !write_etdump(*recorder, FLAGS_etdump_path)) return 1;

@@ -67,7 +67,15 @@ std::string stats_report(const Stats& s) {
       rate(s.num_prompt_tokens, prompt), s.num_generated_tokens, seconds(generation),
       rate(s.num_generated_tokens, generation), seconds(s.first_token_ms - s.inference_start_ms),
       s.num_prompt_tokens + s.num_generated_tokens, seconds(s.aggregate_sampling_time_ms));
-  return text;
+  std::string report = text;
+  if (s.num_cached_prompt_tokens > 0) {
+    std::snprintf(text, sizeof(text),
+                  "\tPrompt tokens from the cache:\t%" PRId64 " of %" PRId64
+                  " (not prefilled)\n",
+                  s.num_cached_prompt_tokens, s.num_prompt_tokens);
+    report += text;
+  }
+  return report;
 }
 
 }  // namespace ember::llm

@@ -19,6 +19,9 @@ struct Stats {
   int64_t inference_end_ms = 0;
   int64_t aggregate_sampling_time_ms = 0;
   int64_t num_prompt_tokens = 0;
+  // Of num_prompt_tokens, those the KV cache already held and prefill
+  // skipped (TextLlmRunner::generate_from_cache); not in upstream's line.
+  int64_t num_cached_prompt_tokens = 0;
   int64_t num_generated_tokens = 0;
 
   void on_sampling_begin();
@@ -33,7 +36,8 @@ int64_t time_in_ms();
 
 // {"prompt_tokens":..,"generated_tokens":..,...,"SCALING_FACTOR_UNITS_PER_SECOND":1000}
 std::string stats_to_json_string(const Stats& stats);
-// The observer line followed by the human report, as upstream prints them.
+// The observer line followed by the human report, as upstream prints them
+// (and, when the prompt cache served tokens, a line saying how many).
 std::string stats_report(const Stats& stats);
 
 }  // namespace ember::llm

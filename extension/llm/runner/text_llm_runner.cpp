@@ -24,6 +24,8 @@ Result<std::unique_ptr<TextLlmRunner>> TextLlmRunner::create(
   r->module_ = std::move(*module);
   r->tokenizer_ = std::move(tokenizer);
   r->method_ = method_name;
+  r->model_path_ = model_path;
+  r->data_paths_ = data_paths;
   Result<MethodMeta> meta = r->module_->method_meta(method_name);
   if (!meta.ok()) return meta.error();
   r->num_inputs_ = meta->num_inputs();
@@ -74,11 +76,11 @@ Error TextLlmRunner::set_event_tracer(EventTracer* tracer) {
 
 void TextLlmRunner::reset() {
   stats_.reset();
-  pos_ = 0;
+  cache_ids_.clear();
 }
 
-Result<std::vector<uint64_t>> TextLlmRunner::encode_prompt(const std::string& prompt,
-                                                           const GenerationConfig& config) {
+Result<std::vector<uint64_t>> TextLlmRunner::encode(const std::string& prompt,
+                                                    const GenerationConfig& config) const {
   if (prompt.empty()) {
     set_error_message("the prompt is empty");
     return Error::InvalidArgument;
@@ -160,7 +162,8 @@ Result<uint64_t> TextLlmRunner::sample(const GenerationConfig& config) {
 }
 
 // The whole prompt in one call (in chunks of max_seq_len) when the program
-// takes many tokens at once, else one token per call; pos_ moves past it.
+// takes many tokens at once, else one token per call; the position moves
+// past it.
 // Returns the first new token (greedy, as upstream's prefill samples).
 Result<uint64_t> TextLlmRunner::prefill_tokens(const std::vector<uint64_t>& tokens) {
   EMBER_RETURN_IF_ERROR(load());
@@ -173,8 +176,8 @@ Result<uint64_t> TextLlmRunner::prefill_tokens(const std::vector<uint64_t>& toke
   for (size_t begin = 0; begin < tokens.size(); begin += chunk) {
     const size_t end = std::min(tokens.size(), begin + chunk);
     EMBER_RETURN_IF_ERROR(step(std::vector<int64_t>(tokens.begin() + begin, tokens.begin() + end),
-                               pos_));
-    pos_ += int64_t(end - begin);
+                               position()));
+    cache_ids_.insert(cache_ids_.end(), tokens.begin() + begin, tokens.begin() + end);
   }
   Sampler greedy(int32_t(logits_.size()), 0.0f, 0.0f, 1);
   return uint64_t(greedy.sample(logits_.data()));
@@ -185,15 +188,15 @@ Result<uint64_t> TextLlmRunner::prefill_tokens(const std::vector<uint64_t>& toke
 Result<int64_t> TextLlmRunner::decode_loop(uint64_t first, int32_t max_new,
                                            const GenerationConfig& config,
                                            const TokenCallback& emit) {
-  const int64_t start = pos_;
+  const int64_t start = position();
   uint64_t cur = first;
-  while (pos_ < start + max_new) {
-    EMBER_RETURN_IF_ERROR(step({int64_t(cur)}, pos_));
+  while (position() < start + max_new) {
+    EMBER_RETURN_IF_ERROR(step({int64_t(cur)}, position()));
     const uint64_t prev = cur;
     Result<uint64_t> next = sample(config);
     if (!next.ok()) return next.error();
+    cache_ids_.push_back(cur);
     cur = *next;
-    ++pos_;
     generated_ids_.push_back(cur);
     Result<std::string> piece = tokenizer_->decode(prev, cur);
     if (!piece.ok()) return piece.error();
@@ -204,26 +207,33 @@ Result<int64_t> TextLlmRunner::decode_loop(uint64_t first, int32_t max_new,
       break;
     }
   }
-  return pos_ - start;
+  return position() - start;
 }
 
-Error TextLlmRunner::generate(const std::string& prompt, const GenerationConfig& config,
-                              TokenCallback on_token, StatsCallback on_stats) {
+Error TextLlmRunner::begin_generation(const std::string& prompt,
+                                      const GenerationConfig& config) {
   EMBER_RETURN_IF_ERROR(load());
   stop_requested_.store(false);
   stats_.inference_start_ms = time_in_ms();
-  Result<std::vector<uint64_t>> ids = encode_prompt(prompt, config);
+  Result<std::vector<uint64_t>> ids = encode(prompt, config);
   if (!ids.ok()) return ids.error();
-  prompt_ids_ = *ids;
+  prompt_ids_ = std::move(*ids);
   generated_ids_.clear();
-  const int64_t left = meta_.max_context_len - pos_;
+  return Error::Ok;
+}
+
+Error TextLlmRunner::run_prompt(const std::string& prompt, int64_t start, size_t reused,
+                                const GenerationConfig& config, const TokenCallback& on_token,
+                                const StatsCallback& on_stats,
+                                const PromptCallback& on_prompt_done) {
+  const int64_t left = meta_.max_context_len - start;
   const int64_t n = int64_t(prompt_ids_.size());
   if (n < 1 || n >= left) {
     set_error_message("the prompt is %lld tokens and %lld of the %lld context positions are "
                       "left (%lld used): it does not fit; reset() the conversation or "
                       "shorten the prompt",
                       (long long)n, (long long)left, (long long)meta_.max_context_len,
-                      (long long)pos_);
+                      (long long)start);
     return Error::InvalidArgument;
   }
   const int32_t max_new = config.resolve_max_new_tokens(left, n);
@@ -234,19 +244,25 @@ Error TextLlmRunner::generate(const std::string& prompt, const GenerationConfig&
                       (long long)left);
     return Error::InvalidArgument;
   }
+  if (reused == prompt_ids_.size() && logits_.empty()) {
+    set_error_message("TextLlmRunner: the cache holds the prompt but no logits after it");
+    return Error::Internal;
+  }
   Utf8Stream text;
   const TokenCallback emit = [&](const std::string& bytes) {
     const std::string whole = text.push(bytes);
     if (!whole.empty() && on_token) on_token(whole);
   };
   if (config.echo && on_token) on_token(prompt);
-  Result<uint64_t> first = prefill_tokens(prompt_ids_);
+  Result<uint64_t> first =
+      prefill_tokens(std::vector<uint64_t>(prompt_ids_.begin() + reused, prompt_ids_.end()));
   if (!first.ok()) return first.error();
   stats_.first_token_ms = stats_.prompt_eval_end_ms = time_in_ms();
   generated_ids_.push_back(*first);
   Result<std::string> piece = tokenizer_->decode(*first, *first);
   if (!piece.ok()) return piece.error();
   emit(*piece);
+  if (on_prompt_done) on_prompt_done();
   sampler_.reset(new Sampler(int32_t(logits_.size()), config.temperature, config.topp,
                              config.seed));
   Result<int64_t> generated = decode_loop(*first, max_new - 1, config, emit);
@@ -255,15 +271,22 @@ Error TextLlmRunner::generate(const std::string& prompt, const GenerationConfig&
   if (!rest.empty() && on_token) on_token(rest);
   stats_.inference_end_ms = time_in_ms();
   stats_.num_prompt_tokens = n;
+  stats_.num_cached_prompt_tokens = int64_t(reused);
   stats_.num_generated_tokens = *generated;
   if (on_stats) on_stats(stats_);
   return Error::Ok;
 }
 
+Error TextLlmRunner::generate(const std::string& prompt, const GenerationConfig& config,
+                              TokenCallback on_token, StatsCallback on_stats) {
+  EMBER_RETURN_IF_ERROR(begin_generation(prompt, config));
+  return run_prompt(prompt, position(), 0, config, on_token, on_stats, {});
+}
+
 Error TextLlmRunner::prefill(const std::string& prompt, const GenerationConfig& config) {
-  Result<std::vector<uint64_t>> ids = encode_prompt(prompt, config);
+  Result<std::vector<uint64_t>> ids = encode(prompt, config);
   if (!ids.ok()) return ids.error();
-  const int64_t left = meta_.max_context_len - pos_;
+  const int64_t left = meta_.max_context_len - position();
   if (int64_t(ids->size()) > left) {
     set_error_message("the prompt is %zu tokens and %lld context positions are left: it does "
                       "not fit", ids->size(), (long long)left);

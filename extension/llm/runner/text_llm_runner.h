@@ -19,6 +19,13 @@
 // the context left is an InvalidArgument with a message saying how much
 // is used, never a truncation.
 //
+// A session (the KV caches, the position and the token ids they hold) can
+// be saved to a file and restored, in this runner or a later one of the same
+// program, after reset() too; generate_from_cache() then prefills only the
+// part of a prompt the cache does not already hold: ember_llm's
+// --prompt_cache (docs/llm.md). Upstream's runner has no such thing; the
+// file format is in session_file.h.
+//
 // Differences from upstream, on purpose: the library prints nothing (the
 // callback gets the text; ember_llm prints it); the callback gets whole
 // UTF-8 characters only (byte pieces are joined, see utf8_stream.h);
@@ -33,6 +40,7 @@
 
 #include "extension/llm/runner/generation_config.h"
 #include "extension/llm/runner/metadata.h"
+#include "extension/llm/runner/session_state.h"
 #include "extension/llm/runner/stats.h"
 #include "extension/llm/tokenizer/tokenizer.h"
 #include "extension/module/module.h"
@@ -45,6 +53,8 @@ class TextLlmRunner {
  public:
   using TokenCallback = std::function<void(const std::string&)>;
   using StatsCallback = std::function<void(const Stats&)>;
+  // Called once the prompt is in the KV cache, before decoding.
+  using PromptCallback = std::function<void()>;
 
   // Opens the program (with its .ptd data files) and reads its metadata;
   // the method itself loads on load() or the first generate().
@@ -74,7 +84,68 @@ class TextLlmRunner {
   // Forgets the conversation: the position goes back to 0, stats cleared.
   void reset();
 
-  int64_t position() const { return pos_; }
+  // The prompt's token ids as generate() runs them (BOS/EOS as `config`
+  // asks). InvalidArgument for an empty prompt or a bad BOS/EOS count.
+  Result<std::vector<uint64_t>> encode(const std::string& prompt,
+                                       const GenerationConfig& config) const;
+
+  // --- Sessions: a prompt cache (prompt_cache.cpp; format: session_file.h) ---
+  //
+  // The token ids the KV cache holds, in position order (position() of them:
+  // every prompt and fed token since reset() or restore_session()).
+  const std::vector<uint64_t>& cached_ids() const { return cache_ids_; }
+  // Writes the session to `path` (through a temporary file renamed over it):
+  // the method's state buffers (session_state.h: the KV caches, and any
+  // other state it keeps between calls), cached_ids() (the position) and
+  // the logits the last of them gave. Loads the method if needed.
+  // NotSupported when the method keeps no state; AccessFailed when the file
+  // cannot be written or the program's files cannot be read (for its
+  // identity).
+  Error save_session(const std::string& path);
+  // Reads a session file, checks all of it against this program and method
+  // (parse_session() in session_file.h: size, magic, version, checksum,
+  // identity, every buffer's dtype and size, the token count and ids), and
+  // only then copies the caches in and sets the position and cached_ids()
+  // to the session's; on any error nothing has changed. Any time: after
+  // reset(), or in the middle of a conversation (which it replaces).
+  // The file is mapped, not copied: as with Module's default loader, a
+  // file another process truncates in place meanwhile raises SIGBUS
+  // (save_session() never does: it renames a new file over the old one).
+  // AccessFailed when the file cannot be opened or is not a regular file;
+  // InvalidArgument when it is larger than any session of this program;
+  // the errors of parse_session(); each with a message that names the file.
+  Error restore_session(const std::string& path);
+  // The same, from a session file's bytes in memory.
+  Error restore_session(Span<const uint8_t> file);
+  // restore_session() for a prompt cache: restores only a session whose
+  // tokens start `prompt`'s (encode() with `config`), so that
+  // generate_from_cache() of that prompt prefills only its rest.
+  // InvalidArgument, naming the first token that differs, for any other
+  // session, with nothing changed (the state of a program whose state is
+  // not indexed by position, LFM2's or Qwen3.5's, included).
+  Error restore_session_for(const std::string& path, const std::string& prompt,
+                            const GenerationConfig& config);
+  // generate() for a prompt that starts at position 0 rather than after the
+  // conversation, when the KV cache may already hold its beginning: the
+  // tokens of cached_ids() must be a prefix of the prompt's (encode()), and
+  // only the prompt's tokens after them are prefilled (none when the cache
+  // holds the whole prompt: the first new token comes from the logits its
+  // last token gave, kept with the session). On an empty cache it is
+  // generate(). Nothing is rewound or run twice, so programs whose state
+  // is not indexed by position (a convolution's or a recurrence's) are
+  // served as exactly as KV caches. InvalidArgument, with nothing run and
+  // the cache as it was, when the cached ids do not start the prompt (the
+  // message names the first one that differs) or the prompt does not fit
+  // the context. `on_prompt_done` is called once the prompt is in the cache
+  // (position() == its length), after the first new token went to
+  // `on_token` and before decoding: save_session() there stores the prompt,
+  // not the generated text. Stats::num_cached_prompt_tokens says how many
+  // tokens were not prefilled.
+  Error generate_from_cache(const std::string& prompt, const GenerationConfig& config,
+                            TokenCallback on_token = {}, StatsCallback on_stats = {},
+                            PromptCallback on_prompt_done = {});
+
+  int64_t position() const { return int64_t(cache_ids_.size()); }
   const LlmMetadata& metadata() const { return meta_; }
   const Tokenizer& tokenizer() const { return *tokenizer_; }
   const Stats& stats() const { return stats_; }
@@ -88,11 +159,28 @@ class TextLlmRunner {
  private:
   TextLlmRunner() = default;
 
-  Result<std::vector<uint64_t>> encode_prompt(const std::string& prompt,
-                                              const GenerationConfig& config);
+  // Checks `prompt_ids_` fit at `start` (the position where the prompt
+  // begins; its first `reused` tokens are the cache's last ones already),
+  // prefills the rest and decodes: the part generate() and
+  // generate_from_cache() share.
+  Error run_prompt(const std::string& prompt, int64_t start, size_t reused,
+                   const GenerationConfig& config, const TokenCallback& on_token,
+                   const StatsCallback& on_stats, const PromptCallback& on_prompt_done);
+  // Loads, clears the stop flag, starts the stats and encodes the prompt
+  // into prompt_ids_.
+  Error begin_generation(const std::string& prompt, const GenerationConfig& config);
+  // The state buffers, the identity and the bounds a session must match
+  // (found once, after the method loads).
+  Result<SessionLayout> session_layout();
+  // restore_session() of a file or of bytes; with `prompt`, only a session
+  // whose tokens start it.
+  Error restore_file(const std::string& path, const std::vector<uint64_t>* prompt);
+  Error restore_bytes(Span<const uint8_t> file, const std::vector<uint64_t>* prompt);
   // One forward call on `tokens` at `start_pos`; the last row of logits
   // goes to logits_.
   Error step(const std::vector<int64_t>& tokens, int64_t start_pos);
+  // Runs `tokens` into the cache after cached_ids() (position() moves past
+  // them); returns the first new token (greedy).
   Result<uint64_t> prefill_tokens(const std::vector<uint64_t>& tokens);
   Result<int64_t> decode_loop(uint64_t first, int32_t max_new, const GenerationConfig& config,
                               const TokenCallback& emit);
@@ -101,11 +189,19 @@ class TextLlmRunner {
   std::unique_ptr<Tokenizer> tokenizer_;
   std::unique_ptr<Module> module_;
   std::string method_;
+  std::string model_path_;
+  std::vector<std::string> data_paths_;
   LlmMetadata meta_;
   bool takes_cache_positions_ = false;  // input 1 is [n] positions, not [1] start
   int64_t token_capacity_ = 1;          // input 0's [1, n] upper bound
   size_t num_inputs_ = 0;
-  int64_t pos_ = 0;
+  // The token at each KV-cache position, so position() is its size.
+  std::vector<uint64_t> cache_ids_;
+  // Found on the first save or restore (session_layout()).
+  std::vector<StateBuffer> state_;
+  uint64_t identity_ = 0;
+  uint64_t num_logits_ = 0;  // the last dim of the method's output
+  bool has_session_layout_ = false;
   std::atomic<bool> stop_requested_{false};
   EventTracer* event_tracer_ = nullptr;
   Stats stats_;
