@@ -452,159 +452,257 @@ AotFacts read_sidecar(const std::string& path, std::string* error) {
   return aot;
 }
 
-void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subtest,
-              const SubtestCountFn& on_count, const ResultFn& on_result) {
+namespace {
+
+// run_case() in phases: apply the configuration, choose and load the
+// program (steps 1-2), describe it, then run each subtest (step 3).
+
+// A case that ends with one result (a bad configuration, a load failure, a
+// skip).
+struct Stop {
+  std::string result;
+  std::string detail;
+  std::string error;
+};
+
+// One result for the whole case, after an empty subtest list.
+void report_single(CaseResult r, const Stop& stop, const SubtestCountFn& on_count,
+                   const ResultFn& on_result) {
+  r.result = stop.result;
+  r.detail = stop.detail;
+  r.error = stop.error;
+  on_count({});
+  on_result(r);
+}
+
+// What every result of the case starts from: its ids, configuration and
+// sidecar (a sidecar that cannot be parsed sets *sidecar_error).
+CaseResult case_base(const CaseSpec& spec, const CaseConfig& config,
+                     std::string* sidecar_error) {
   CaseResult base;
   base.test_id = spec.id;
   base.test_case = spec.name;
   base.config = config;
   base.params = config_params(config);
-  std::string sidecar_error;
-  base.aot = read_sidecar(spec.path, &sidecar_error);
+  base.aot = read_sidecar(spec.path, sidecar_error);
+  return base;
+}
 
-  // One result for the whole case (load failure, skip).
-  auto single = [&](CaseResult r, const std::string& result, const std::string& detail,
-                    const std::string& error) {
-    r.result = result;
-    r.detail = detail;
-    r.error = error;
-    on_count({});
-    on_result(r);
-  };
-
+// Checks the configuration and sizes the shared thread pool.
+bool apply_config(const CaseConfig& config, Stop* stop) {
   std::string error;
-  if (!check_config(config, &error)) return single(base, "Fail", "PTE Load Failed", error);
-  if (set_num_threads(size_t(config.threads)) != Error::Ok) {
-    return single(base, "Fail", "PTE Load Failed",
-                  printable(std::string("cannot set threads: ") + last_error_message()));
+  if (!check_config(config, &error)) {
+    *stop = Stop{"Fail", "PTE Load Failed", error};
+    return false;
   }
+  if (set_num_threads(size_t(config.threads)) != Error::Ok) {
+    *stop = Stop{"Fail", "PTE Load Failed",
+                 printable(std::string("cannot set threads: ") + last_error_message())};
+    return false;
+  }
+  return true;
+}
 
-  // 1-2: choose and load the program (the case, else its twin).
-  std::string path = spec.path;
+// The sidecar's flow, else the one the program's delegates imply.
+std::string flow_of(const AotFacts& aot, const DelegateUse& use) {
+  return aot.present && !aot.flow.empty() ? aot.flow : inferred_flow(use);
+}
+
+// The portable twin runs instead when a delegate the program names is
+// missing, or when backends=portable and the program calls one.
+bool wants_twin(const DelegateUse& use, const CaseConfig& config) {
+  return !use.missing.empty() || (config.backends == "portable" && !use.ids.empty());
+}
+
+std::string skip_reason(const DelegateUse& use) {
+  return use.missing.empty()
+             ? "backends=portable and the program uses " + printable(use.ids.front()) +
+                   "; no portable twin"
+             : "backend " + printable(use.missing.front()) + " is not available; no portable twin";
+}
+
+// The program run: the case's or its twin's, loaded.
+struct ChosenProgram {
+  std::string path;
   Loaded loaded;
-  DelegateUse use;
-  double load_ms = 0.0;
+  DelegateUse use;   // the delegates it calls
+  double load_ms = 0.0;  // its load (the last attempt's)
+};
+
+// Steps 1-2: loads the case, else its portable twin. False with *stop when
+// neither can run (with base->flow set for a skip).
+bool choose_program(const CaseSpec& spec, const CaseConfig& config, CaseResult* base,
+                    ChosenProgram* chosen, Stop* stop) {
+  chosen->path = spec.path;
   for (int attempt = 0;; ++attempt) {
+    std::string error;
     const auto start = Clock::now();
-    Result<Loaded> l = load_program(path, spec.kind, config, &error);
-    load_ms = ms_since(start);
-    if (!l.ok()) return single(base, "Fail", "PTE Load Failed", error);
-    use = delegates_of(l->module->program());
-    const bool wants_twin =
-        !use.missing.empty() || (config.backends == "portable" && !use.ids.empty());
-    if (!wants_twin) {
-      loaded = std::move(*l);
-      break;
+    Result<Loaded> l = load_program(chosen->path, spec.kind, config, &error);
+    chosen->load_ms = ms_since(start);
+    if (!l.ok()) {
+      *stop = Stop{"Fail", "PTE Load Failed", error};
+      return false;
+    }
+    chosen->use = delegates_of(l->module->program());
+    if (!wants_twin(chosen->use, config)) {
+      chosen->loaded = std::move(*l);
+      return true;
     }
     const std::string twin = attempt == 0 ? portable_twin(spec.path, spec.kind) : std::string();
     if (twin.empty()) {
-      base.flow = base.aot.present && !base.aot.flow.empty() ? base.aot.flow : inferred_flow(use);
-      const std::string why =
-          use.missing.empty()
-              ? "backends=portable and the program uses " + printable(use.ids.front()) +
-                    "; no portable twin"
-              : "backend " + printable(use.missing.front()) + " is not available; no portable twin";
-      return single(base, "Skip", "Backend Not Available", why);
+      base->flow = flow_of(base->aot, chosen->use);
+      *stop = Stop{"Skip", "Backend Not Available", skip_reason(chosen->use)};
+      return false;
     }
-    path = twin;
+    chosen->path = twin;
   }
-  base.load_ms = load_ms;
-  base.flow = base.aot.present && !base.aot.flow.empty() ? base.aot.flow : inferred_flow(use);
-  if (base.aot.present && !base.aot.params.empty() && base.params.find(base.aot.params) == std::string::npos) {
-    base.params = base.aot.params + " " + base.params;
-  }
-  {
-    const void* data = loaded.bundle ? loaded.bundle->program_data() : nullptr;
-    size_t size = loaded.bundle ? loaded.bundle->program_size() : 0;
-    std::vector<uint8_t> bytes;
-    if (data == nullptr) {
-      Result<std::vector<uint8_t>> read = read_file(path);
-      if (read.ok()) {
-        bytes = std::move(*read);
-        data = bytes.data();
-        size = bytes.size();
-      }
-    }
-    if (data != nullptr) {
-      Result<ProgramFacts> facts = program_facts(data, size);
-      if (facts.ok()) {
-        base.facts = std::move(*facts);
-      } else if (base.error.empty()) {
-        base.error = error_text("program facts", facts.error());
-      }
-    }
-  }
-  base.delegated = !use.ids.empty() || base.facts.delegate_calls > 0;
-  if (!sidecar_error.empty() && base.error.empty()) base.error = sidecar_error;
+}
 
-  const std::vector<Subtest> subtests = list_subtests(loaded);
+// The program's facts, read from its bytes (the bundle's, else the file's).
+void add_program_facts(const Loaded& loaded, const std::string& path, CaseResult* base) {
+  const void* data = loaded.bundle ? loaded.bundle->program_data() : nullptr;
+  size_t size = loaded.bundle ? loaded.bundle->program_size() : 0;
+  std::vector<uint8_t> bytes;
+  if (data == nullptr) {
+    Result<std::vector<uint8_t>> read = read_file(path);
+    if (read.ok()) {
+      bytes = std::move(*read);
+      data = bytes.data();
+      size = bytes.size();
+    }
+  }
+  if (data == nullptr) return;
+  Result<ProgramFacts> facts = program_facts(data, size);
+  if (facts.ok()) {
+    base->facts = std::move(*facts);
+  } else if (base->error.empty()) {
+    base->error = error_text("program facts", facts.error());
+  }
+}
+
+// What every result of a loaded case carries: load time, flow, params,
+// the program's facts, whether it is delegated, the sidecar's error.
+void describe_program(const ChosenProgram& chosen, const std::string& sidecar_error,
+                      CaseResult* base) {
+  base->load_ms = chosen.load_ms;
+  base->flow = flow_of(base->aot, chosen.use);
+  if (base->aot.present && !base->aot.params.empty() &&
+      base->params.find(base->aot.params) == std::string::npos) {
+    base->params = base->aot.params + " " + base->params;
+  }
+  add_program_facts(chosen.loaded, chosen.path, base);
+  base->delegated = !chosen.use.ids.empty() || base->facts.delegate_calls > 0;
+  if (!sidecar_error.empty() && base->error.empty()) base->error = sidecar_error;
+}
+
+// What every subtest of a case shares.
+struct SubtestRun {
+  const CaseSpec& spec;
+  const CaseConfig& config;
+  const Loaded& loaded;
+  const CaseResult& base;
+  Plant plant;
+  std::map<std::string, double> method_load_ms;  // each method's first load
+};
+
+CaseResult failed(CaseResult r, const std::string& detail, const std::string& message) {
+  r.result = "Fail";
+  r.detail = detail;
+  r.error = message;
+  return r;
+}
+
+// Loading a method initializes its delegates: part of the load time,
+// counted for each subtest of the method (the first one pays it).
+Result<Method*> load_method(SubtestRun& run, const std::string& name, double* load_ms) {
+  const auto method_start = Clock::now();
+  Result<Method*> method = run.loaded.module->method(name);
+  if (run.method_load_ms.count(name) == 0) run.method_load_ms[name] = ms_since(method_start);
+  *load_ms = run.base.load_ms + run.method_load_ms[name];
+  return method;
+}
+
+// Sets the inputs and executes, `executions` times; each execute's time
+// goes into *times. Stops at the first error.
+Error execute_timed(Method& m, const std::function<Error()>& set_inputs, int executions,
+                    Plant plant, std::vector<double>* times) {
+  Error err = Error::Ok;
+  for (int e = 0; e < executions && err == Error::Ok; ++e) {
+    err = set_inputs();
+    if (err != Error::Ok) break;
+    plant_before_execute(plant);
+    const auto start = Clock::now();
+    err = m.execute();
+    times->push_back(ms_since(start));
+  }
+  return err;
+}
+
+// Step 3 for one subtest: inputs, timed executions, outputs compared.
+CaseResult run_subtest(SubtestRun& run, const Subtest& st) {
+  CaseResult r = run.base;
+  r.subtest = st.label;
+  if (!st.label.empty()) r.test_id = run.spec.id + "[" + st.label + "]";
+  Result<Method*> method = load_method(run, st.method, &r.load_ms);
+  if (!method.ok()) {
+    return failed(std::move(r), "PTE Load Failed",
+                  error_text("loading method '" + st.method + "'", method.error()));
+  }
+  Method& m = **method;
+  GoldenInputs golden_inputs;
+  std::function<Error()> set_inputs;
+  if (run.loaded.bundle != nullptr) {
+    set_inputs = [&]() { return run.loaded.module->load_bundled_input(st.method, st.index); };
+  } else {
+    std::string input_error;
+    if (!golden_inputs.read(m, stem_of(run.spec.path), &input_error)) {
+      return failed(std::move(r), "PTE Run Failed", input_error);
+    }
+    set_inputs = [&]() { return golden_inputs.set(m); };
+  }
+  std::vector<double> times;
+  const Error err = execute_timed(m, set_inputs, run.config.executions, run.plant, &times);
+  if (err != Error::Ok) {
+    return failed(std::move(r), "PTE Run Failed",
+                  error_text("executing '" + st.method + "'", err));
+  }
+  r.exec_min_ms = *std::min_element(times.begin(), times.end());
+  r.exec_median_ms = median(times);
+  if (run.plant == Plant::Mismatch) plant_mismatch(m);
+  const bool ok = run.loaded.bundle != nullptr
+                      ? verify_bundled(*run.loaded.module, m, *run.loaded.bundle, st, run.spec, &r)
+                      : verify_golden(m, stem_of(run.spec.path), run.spec, &r);
+  r.result = ok ? "Pass" : "Fail";
+  r.detail = ok ? "" : "Output Mismatch";
+  if (ok && r.error == run.base.error) r.error = run.base.error;
+  return r;
+}
+
+}  // namespace
+
+void run_case(const CaseSpec& spec, const CaseConfig& config, size_t first_subtest,
+              const SubtestCountFn& on_count, const ResultFn& on_result) {
+  std::string sidecar_error;
+  CaseResult base = case_base(spec, config, &sidecar_error);
+  Stop stop;
+  ChosenProgram chosen;
+  if (!apply_config(config, &stop) || !choose_program(spec, config, &base, &chosen, &stop)) {
+    return report_single(base, stop, on_count, on_result);
+  }
+  describe_program(chosen, sidecar_error, &base);
+
+  const std::vector<Subtest> subtests = list_subtests(chosen.loaded);
   if (subtests.empty()) {
-    return single(base, "Fail", "PTE Run Failed", "the bundle has no test cases");
+    return report_single(base, Stop{"Fail", "PTE Run Failed", "the bundle has no test cases"},
+                         on_count, on_result);
   }
   std::vector<std::string> labels;
   for (const Subtest& st : subtests) labels.push_back(st.label);
   on_count(labels);
-  const Plant plant = test_faults_enabled() ? spec.plant : Plant::None;
-
-  std::map<std::string, double> method_load_ms;
+  SubtestRun run{spec, config, chosen.loaded, base,
+                 test_faults_enabled() ? spec.plant : Plant::None, {}};
   for (size_t i = first_subtest; i < subtests.size(); ++i) {
-    const Subtest& st = subtests[i];
-    CaseResult r = base;
-    r.subtest = st.label;
-    if (!st.label.empty()) r.test_id = spec.id + "[" + st.label + "]";
-    auto fail = [&](const std::string& detail, const std::string& message) {
-      r.result = "Fail";
-      r.detail = detail;
-      r.error = message;
-      on_result(r);
-    };
-    // Loading a method initializes its delegates: part of the load time,
-    // counted for each subtest of the method (the first one pays it).
-    const auto method_start = Clock::now();
-    Result<Method*> method = loaded.module->method(st.method);
-    if (method_load_ms.count(st.method) == 0) method_load_ms[st.method] = ms_since(method_start);
-    r.load_ms = base.load_ms + method_load_ms[st.method];
-    if (!method.ok()) {
-      fail("PTE Load Failed", error_text("loading method '" + st.method + "'", method.error()));
-      continue;
-    }
-    Method& m = **method;
-    GoldenInputs golden_inputs;
-    std::function<Error()> set_inputs;
-    if (loaded.bundle != nullptr) {
-      set_inputs = [&]() { return loaded.module->load_bundled_input(st.method, st.index); };
-    } else {
-      std::string input_error;
-      if (!golden_inputs.read(m, stem_of(spec.path), &input_error)) {
-        fail("PTE Run Failed", input_error);
-        continue;
-      }
-      set_inputs = [&]() { return golden_inputs.set(m); };
-    }
-    std::vector<double> times;
-    Error err = Error::Ok;
-    for (int e = 0; e < config.executions && err == Error::Ok; ++e) {
-      err = set_inputs();
-      if (err != Error::Ok) break;
-      plant_before_execute(plant);
-      const auto start = Clock::now();
-      err = m.execute();
-      times.push_back(ms_since(start));
-    }
-    if (err != Error::Ok) {
-      fail("PTE Run Failed", error_text("executing '" + st.method + "'", err));
-      continue;
-    }
-    r.exec_min_ms = *std::min_element(times.begin(), times.end());
-    r.exec_median_ms = median(times);
-    if (plant == Plant::Mismatch) plant_mismatch(m);
-    const bool ok = loaded.bundle != nullptr
-                        ? verify_bundled(*loaded.module, m, *loaded.bundle, st, spec, &r)
-                        : verify_golden(m, stem_of(spec.path), spec, &r);
-    r.result = ok ? "Pass" : "Fail";
-    r.detail = ok ? "" : "Output Mismatch";
-    if (ok && r.error == base.error) r.error = base.error;
-    on_result(r);
+    on_result(run_subtest(run, subtests[i]));
   }
 }
 

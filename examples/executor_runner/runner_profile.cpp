@@ -175,113 +175,159 @@ TracingCost measure_tracing_cost() {
   return best;
 }
 
-MethodProfile build_profile(const devtools::EventRecorder& recorder, const Program& program,
-                            const std::string& method, const std::vector<size_t>& blocks,
-                            const TracingCost& cost) {
-  MethodProfile p;
-  p.method = printable(method);
-  p.runs = blocks.size();
-  if (blocks.empty()) return p;
+namespace {
 
+using InstructionKey = std::pair<int64_t, int64_t>;  // (chain, instruction)
+
+// What build_profile() sums over a method's Execute blocks.
+struct ProfileTally {
   Acc rows;  // children: the table's rows
-  std::map<std::pair<int64_t, int64_t>, InstrAcc> instrs;
-  std::map<std::pair<int64_t, int64_t>, std::string> delegate_ids;
+  std::map<InstructionKey, InstrAcc> instrs;
+  std::map<InstructionKey, std::string> delegate_ids;  // a delegate call's row name
   uint64_t execute_ns = 0, instr_ns = 0, dispatch_ns = 0, other_ns = 0;
+  uint64_t first_execute_ns = 0;  // what the first run took
   uint64_t instr_count = 0, kernel_count = 0, delegate_event_count = 0;
+};
 
-  uint64_t first_execute_ns = 0;
-  for (size_t n = 0; n < blocks.size(); ++n) {
-    const size_t b = blocks[n];
-    if (n == 1) first_execute_ns = execute_ns;  // what the first run took
-    std::vector<devtools::RecordedEvent> nested;     // operator events
-    std::vector<devtools::RecordedEvent> delegated;  // a delegate call's events
-    for (size_t i = recorder.block(b).first_event; i < block_end(recorder, b); ++i) {
-      const devtools::RecordedEvent e = recorder.event(i);
-      if (e.kind != devtools::RecordedEventKind::Profile) continue;
-      const uint64_t ns = duration(e);
-      if (e.name != nullptr && std::strcmp(e.name, "Method::execute") == 0) {
-        execute_ns += ns;
-        delegated.clear();
-        nested.clear();
-        continue;
-      }
-      if (e.name != nullptr && is_operator_event(e.name)) {
-        nested.push_back(e);
-        continue;
-      }
-      if (e.name == nullptr || !is_instruction_event(e.name)) {
-        delegated.push_back(e);
-        continue;
-      }
-      const std::pair<int64_t, int64_t> key(e.chain_index, e.instruction_id);
-      InstrAcc& ia = instrs[key];
-      ia.event = e.name;
-      ia.calls += 1;
-      ia.ns += ns;
-      instr_ns += ns;
-      instr_count += 1;
-      if (std::strcmp(e.name, "OPERATOR_CALL") == 0) {
-        kernel_count += 1;
-        const std::string op =
-            nested.empty() ? "OPERATOR_CALL (no operator event)" : printable(nested.back().name);
-        const uint64_t op_ns = nested.empty() ? 0 : duration(nested.back());
-        dispatch_ns += ns > op_ns ? ns - op_ns : 0;
-        Acc& row = rows.child(op, "operator");
-        row.calls += 1;
-        row.ns += op_ns;
-        ia.op = op;
-      } else if (std::strcmp(e.name, "DELEGATE_CALL") == 0) {
-        auto found = delegate_ids.find(key);
-        if (found == delegate_ids.end()) {
-          const InstructionInfo info =
-              instruction_info(program, method, e.chain_index, e.instruction_id);
-          const std::string id = info.op.empty() ? "?" : printable(info.op);
-          found = delegate_ids
-                      .emplace(key, "delegate " + id + " (c" + std::to_string(key.first) +
-                                        "/i" + std::to_string(key.second) + ")")
-                      .first;
-        }
-        Acc& row = rows.child(found->second, "delegate");
-        row.calls += 1;
-        row.ns += ns;
-        add_delegate_events(row, delegated, ns);
-        delegate_event_count += delegated.size();
-        ia.op = found->second;
-      } else {
-        other_ns += ns;
-        ia.op = e.name;
-      }
-      nested.clear();
-      delegated.clear();
+// The events since the last instruction event, which belong to the next.
+struct PendingEvents {
+  std::vector<devtools::RecordedEvent> nested;     // operator events
+  std::vector<devtools::RecordedEvent> delegated;  // a delegate call's events
+
+  void clear() {
+    delegated.clear();
+    nested.clear();
+  }
+};
+
+// An OPERATOR_CALL: its operator's row gets the operator event's time; the
+// rest of the instruction's time is dispatch.
+void tally_operator_call(uint64_t ns, const PendingEvents& pending, ProfileTally& t,
+                         InstrAcc& ia) {
+  t.kernel_count += 1;
+  const std::string op = pending.nested.empty() ? "OPERATOR_CALL (no operator event)"
+                                                : printable(pending.nested.back().name);
+  const uint64_t op_ns = pending.nested.empty() ? 0 : duration(pending.nested.back());
+  t.dispatch_ns += ns > op_ns ? ns - op_ns : 0;
+  Acc& row = t.rows.child(op, "operator");
+  row.calls += 1;
+  row.ns += op_ns;
+  ia.op = op;
+}
+
+// "delegate <backend id> (c<chain>/i<instruction>)", named once per key.
+const std::string& delegate_row_name(const Program& program, const std::string& method,
+                                     const InstructionKey& key, ProfileTally& t) {
+  auto found = t.delegate_ids.find(key);
+  if (found == t.delegate_ids.end()) {
+    const InstructionInfo info = instruction_info(program, method, key.first, key.second);
+    const std::string id = info.op.empty() ? "?" : printable(info.op);
+    found = t.delegate_ids
+                .emplace(key, "delegate " + id + " (c" + std::to_string(key.first) + "/i" +
+                                  std::to_string(key.second) + ")")
+                .first;
+  }
+  return found->second;
+}
+
+// A DELEGATE_CALL: its row, with the delegate's own events under it.
+void tally_delegate_call(const std::string& name, uint64_t ns, const PendingEvents& pending,
+                         ProfileTally& t, InstrAcc& ia) {
+  Acc& row = t.rows.child(name, "delegate");
+  row.calls += 1;
+  row.ns += ns;
+  add_delegate_events(row, pending.delegated, ns);
+  t.delegate_event_count += pending.delegated.size();
+  ia.op = name;
+}
+
+// An instruction event (OPERATOR_CALL, DELEGATE_CALL, MOVE_CALL, ...),
+// which takes the pending events.
+void tally_instruction(const Program& program, const std::string& method,
+                       const devtools::RecordedEvent& e, uint64_t ns, PendingEvents& pending,
+                       ProfileTally& t) {
+  const InstructionKey key(e.chain_index, e.instruction_id);
+  InstrAcc& ia = t.instrs[key];
+  ia.event = e.name;
+  ia.calls += 1;
+  ia.ns += ns;
+  t.instr_ns += ns;
+  t.instr_count += 1;
+  if (std::strcmp(e.name, "OPERATOR_CALL") == 0) {
+    tally_operator_call(ns, pending, t, ia);
+  } else if (std::strcmp(e.name, "DELEGATE_CALL") == 0) {
+    tally_delegate_call(delegate_row_name(program, method, key, t), ns, pending, t, ia);
+  } else {
+    t.other_ns += ns;
+    ia.op = e.name;
+  }
+  pending.clear();
+}
+
+// The profiling events of Execute block b, in order.
+void tally_block(const devtools::EventRecorder& recorder, const Program& program,
+                 const std::string& method, size_t b, ProfileTally& t) {
+  PendingEvents pending;
+  for (size_t i = recorder.block(b).first_event; i < block_end(recorder, b); ++i) {
+    const devtools::RecordedEvent e = recorder.event(i);
+    if (e.kind != devtools::RecordedEventKind::Profile) continue;
+    const uint64_t ns = duration(e);
+    if (e.name != nullptr && std::strcmp(e.name, "Method::execute") == 0) {
+      t.execute_ns += ns;
+      pending.clear();
+    } else if (e.name != nullptr && is_operator_event(e.name)) {
+      pending.nested.push_back(e);
+    } else if (e.name == nullptr || !is_instruction_event(e.name)) {
+      pending.delegated.push_back(e);
+    } else {
+      tally_instruction(program, method, e, ns, pending, t);
     }
   }
+}
 
+// Method::execute per run, the first run's and the later runs' mean.
+void set_execute_times(const ProfileTally& t, MethodProfile& p) {
   const double runs = double(p.runs);
-  p.execute_ms_per_run = double(execute_ns) / kNsPerMs / runs;
-  if (p.runs == 1) first_execute_ns = execute_ns;
+  const uint64_t first_execute_ns = p.runs == 1 ? t.execute_ns : t.first_execute_ns;
+  p.execute_ms_per_run = double(t.execute_ns) / kNsPerMs / runs;
   p.first_execute_ms = double(first_execute_ns) / kNsPerMs;
   p.later_execute_ms_mean =
-      p.runs > 1 ? double(execute_ns - first_execute_ns) / kNsPerMs / (runs - 1) : 0.0;
-  for (const auto& [name, acc] : rows.children) {
-    p.rows.push_back(to_row(name, acc, p.runs, execute_ns));
+      p.runs > 1 ? double(t.execute_ns - first_execute_ns) / kNsPerMs / (runs - 1) : 0.0;
+}
+
+// The table's rows, by total time, descending.
+void set_rows(const ProfileTally& t, MethodProfile& p) {
+  for (const auto& [name, acc] : t.rows.children) {
+    p.rows.push_back(to_row(name, acc, p.runs, t.execute_ns));
   }
   std::stable_sort(p.rows.begin(), p.rows.end(), [](const ProfileRow& x, const ProfileRow& y) {
     return x.total_ms_per_run > y.total_ms_per_run;
   });
-  p.dispatch_ms_per_run = double(dispatch_ns) / kNsPerMs / runs;
-  p.other_instr_ms_per_run = double(other_ns) / kNsPerMs / runs;
+}
+
+// The framework's own time, event counts and the recording's estimated cost.
+void set_overheads(const ProfileTally& t, const TracingCost& cost, MethodProfile& p) {
+  const double runs = double(p.runs);
+  p.dispatch_ms_per_run = double(t.dispatch_ns) / kNsPerMs / runs;
+  p.other_instr_ms_per_run = double(t.other_ns) / kNsPerMs / runs;
   p.between_ms_per_run =
-      double(execute_ns > instr_ns ? execute_ns - instr_ns : 0) / kNsPerMs / runs;
-  p.instructions_per_run = double(instr_count) / runs;
-  p.kernel_instructions_per_run = double(kernel_count) / runs;
-  p.delegate_events_per_run = double(delegate_event_count) / runs;
+      double(t.execute_ns > t.instr_ns ? t.execute_ns - t.instr_ns : 0) / kNsPerMs / runs;
+  p.instructions_per_run = double(t.instr_count) / runs;
+  p.kernel_instructions_per_run = double(t.kernel_count) / runs;
+  p.delegate_events_per_run = double(t.delegate_event_count) / runs;
   p.tracing_cost = cost;
   // A delegate's event costs about what one instruction event costs.
-  p.tracing_ms_per_run = (double(kernel_count) * cost.kernel_ns +
-                          double(instr_count - kernel_count + delegate_event_count) *
+  p.tracing_ms_per_run = (double(t.kernel_count) * cost.kernel_ns +
+                          double(t.instr_count - t.kernel_count + t.delegate_event_count) *
                               cost.other_ns) /
                          kNsPerMs / runs;
-  for (const auto& [key, ia] : instrs) {
+}
+
+// One entry per instruction, by chain and instruction, with its source frame.
+void set_instructions(const ProfileTally& t, const Program& program, const std::string& method,
+                      MethodProfile& p) {
+  const double runs = double(p.runs);
+  for (const auto& [key, ia] : t.instrs) {
     InstructionProfile ip;
     ip.chain = key.first;
     ip.instruction = key.second;
@@ -293,6 +339,26 @@ MethodProfile build_profile(const devtools::EventRecorder& recorder, const Progr
     ip.frame = frame_text(instruction_info(program, method, key.first, key.second).frame);
     p.instructions.push_back(std::move(ip));
   }
+}
+
+}  // namespace
+
+MethodProfile build_profile(const devtools::EventRecorder& recorder, const Program& program,
+                            const std::string& method, const std::vector<size_t>& blocks,
+                            const TracingCost& cost) {
+  MethodProfile p;
+  p.method = printable(method);
+  p.runs = blocks.size();
+  if (blocks.empty()) return p;
+  ProfileTally t;
+  for (size_t n = 0; n < blocks.size(); ++n) {
+    if (n == 1) t.first_execute_ns = t.execute_ns;  // what the first run took
+    tally_block(recorder, program, method, blocks[n], t);
+  }
+  set_execute_times(t, p);
+  set_rows(t, p);
+  set_overheads(t, cost, p);
+  set_instructions(t, program, method, p);
   return p;
 }
 

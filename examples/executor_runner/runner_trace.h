@@ -60,6 +60,11 @@ class TraceSession {
     size_t first_block = 0;  // the load's "Default" block
   };
 
+  // finish()'s last step: --intermediates_dir and --compare_intermediates
+  // on `block`, the first execution of `method`. 0, or 1 after an error line.
+  int report_intermediates(const Program& program, const std::string& method, size_t block,
+                           double rtol, double atol, RunSummary& summary);
+
   std::unique_ptr<uint8_t[]> event_memory_;
   std::unique_ptr<uint8_t[]> debug_memory_;
   size_t event_bytes_ = 0;

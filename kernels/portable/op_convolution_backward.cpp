@@ -116,133 +116,193 @@ bool same_sizes(Tensor t, const SizesType* sizes, size_t ndim) {
   return true;
 }
 
-void convolution_backward_out_boxed(KernelContext& ctx, Span<EValue*> args) {
-  const size_t count = args.size() == 15 ? 15 : 17;
-  KernelArgs a(ctx, args, "aten::convolution_backward.out", count);
-  const Tensor grad = a.tensor(0);
+// One call's arguments: grad_output, the forward's spec, bias_sizes, the
+// mask and the outs it asks for (the others stay empty).
+struct BackwardArgs {
+  Tensor grad;
   ConvSpec spec;
-  spec.input = a.tensor(1);
-  spec.weight = a.tensor(2);
-  const Optional<Span<int64_t>> bias_sizes = a.optional_int_list(3);
-  spec.stride = a.int_list(4);
-  spec.padding = a.int_list(5);
-  spec.dilation = a.int_list(6);
-  spec.transposed = a.bool_value(7);
-  spec.output_padding = a.int_list(8);
-  spec.groups = a.int_value(9);
-  const Span<bool> mask = a.bool_list(10);
-  if (!a.ok()) {
-    return;
-  }
-  if (mask.size() != 3) {
-    a.fail(Error::InvalidArgument, "output_mask has %zu entries; expected 3", mask.size());
-    return;
-  }
-  // Only the outs the mask asks for are read (the others may be unbound).
+  Optional<Span<int64_t>> bias_sizes;
+  Span<bool> mask;
   Tensor outs[3];
+};
+
+const char* const kOutNames[3] = {"out0 (grad_input)", "out1 (grad_weight)",
+                                  "out2 (grad_bias)"};
+
+// Parse: the 11 arguments, then the outs the mask asks for (the others may
+// be unbound).
+bool read_arguments(KernelArgs& a, BackwardArgs* b) {
+  b->grad = a.tensor(0);
+  b->spec.input = a.tensor(1);
+  b->spec.weight = a.tensor(2);
+  b->bias_sizes = a.optional_int_list(3);
+  b->spec.stride = a.int_list(4);
+  b->spec.padding = a.int_list(5);
+  b->spec.dilation = a.int_list(6);
+  b->spec.transposed = a.bool_value(7);
+  b->spec.output_padding = a.int_list(8);
+  b->spec.groups = a.int_value(9);
+  b->mask = a.bool_list(10);
+  if (!a.ok()) {
+    return false;
+  }
+  if (b->mask.size() != 3) {
+    return a.fail(Error::InvalidArgument, "output_mask has %zu entries; expected 3",
+                  b->mask.size());
+  }
   for (size_t k = 0; k < 3; ++k) {
-    if (mask[k]) {
-      outs[k] = a.tensor(11 + k);
+    if (b->mask[k]) {
+      b->outs[k] = a.tensor(11 + k);
     }
   }
-  if (!a.ok()) {
-    return;
-  }
-  const Tensor input = spec.input, weight = spec.weight;
+  return a.ok();
+}
+
+// Check: one dtype (Float or Double) for every tensor used, all contiguous.
+bool check_dtypes_and_layout(KernelArgs& a, const BackwardArgs& b) {
+  const Tensor input = b.spec.input, weight = b.spec.weight;
   const ScalarType type = input.scalar_type();
   if (type != ScalarType::Float && type != ScalarType::Double) {
-    a.fail(Error::NotSupported, "dtype %s is not supported (Float or Double)",
-           scalar_type_name(type));
-    return;
+    return a.fail(Error::NotSupported, "dtype %s is not supported (Float or Double)",
+                  scalar_type_name(type));
   }
-  if (grad.scalar_type() != type || weight.scalar_type() != type) {
-    a.fail(Error::InvalidArgument, "grad_output, input and weight must share dtype %s",
-           scalar_type_name(type));
-    return;
+  if (b.grad.scalar_type() != type || weight.scalar_type() != type) {
+    return a.fail(Error::InvalidArgument, "grad_output, input and weight must share dtype %s",
+                  scalar_type_name(type));
   }
-  static const char* const kOutNames[3] = {"out0 (grad_input)", "out1 (grad_weight)",
-                                           "out2 (grad_bias)"};
   for (size_t k = 0; k < 3; ++k) {
-    if (mask[k] && outs[k].scalar_type() != type) {
-      a.fail(Error::InvalidArgument, "%s must be %s, got %s", kOutNames[k],
-             scalar_type_name(type), scalar_type_name(outs[k].scalar_type()));
-      return;
+    if (b.mask[k] && b.outs[k].scalar_type() != type) {
+      return a.fail(Error::InvalidArgument, "%s must be %s, got %s", kOutNames[k],
+                    scalar_type_name(type), scalar_type_name(b.outs[k].scalar_type()));
     }
-    if (mask[k] && !check_contiguous(a, outs[k], kOutNames[k])) {
-      return;
+    if (b.mask[k] && !check_contiguous(a, b.outs[k], kOutNames[k])) {
+      return false;
     }
   }
-  if (!check_contiguous(a, grad, "grad_output") || !check_contiguous(a, input, "input") ||
-      !check_contiguous(a, weight, "weight")) {
-    return;
-  }
-  ConvGeometry g;
-  if (!convolution_geometry(a, spec, &g)) {
-    return;
-  }
-  const size_t ndim = input.dim();
+  return check_contiguous(a, b.grad, "grad_output") && check_contiguous(a, input, "input") &&
+         check_contiguous(a, weight, "weight");
+}
+
+// Shapes: grad_output has the forward's output shape; bias_sizes, when
+// given for an asked-for bias gradient, is [out_channels].
+bool check_grad_and_bias_shapes(KernelArgs& a, const BackwardArgs& b, const ConvGeometry& g) {
+  const size_t ndim = b.spec.input.dim();
   SizesType out_sizes[4] = {SizesType(g.batch), SizesType(g.out_channels), 0, 0};
   out_sizes[2] = SizesType(ndim == 4 ? g.out_h : g.out_w);
   out_sizes[3] = SizesType(g.out_w);
-  if (!same_sizes(grad, out_sizes, ndim)) {
-    a.fail(Error::InvalidArgument,
-           "grad_output must have the convolution's output shape [%lld, %lld, %lld, %lld] "
-           "(the last %zu dims)",
-           static_cast<long long>(g.batch), static_cast<long long>(g.out_channels),
-           static_cast<long long>(g.out_h), static_cast<long long>(g.out_w), ndim - 2);
-    return;
+  if (!same_sizes(b.grad, out_sizes, ndim)) {
+    return a.fail(
+        Error::InvalidArgument,
+        "grad_output must have the convolution's output shape [%lld, %lld, %lld, %lld] "
+        "(the last %zu dims)",
+        static_cast<long long>(g.batch), static_cast<long long>(g.out_channels),
+        static_cast<long long>(g.out_h), static_cast<long long>(g.out_w), ndim - 2);
   }
-  const SizesType bias_size = SizesType(g.out_channels);
-  if (mask[2] && bias_sizes.has_value() &&
+  const Optional<Span<int64_t>>& bias_sizes = b.bias_sizes;
+  if (b.mask[2] && bias_sizes.has_value() &&
       (bias_sizes.value().size() != 1 || bias_sizes.value()[0] != g.out_channels)) {
-    a.fail(Error::InvalidArgument, "bias_sizes must be [%lld]",
-           static_cast<long long>(g.out_channels));
-    return;
+    return a.fail(Error::InvalidArgument, "bias_sizes must be [%lld]",
+                  static_cast<long long>(g.out_channels));
   }
-  if ((mask[0] && !resize_out(a, outs[0], input.sizes())) ||
-      (mask[1] && !resize_out(a, outs[1], weight.sizes())) ||
-      (mask[2] && !resize_out(a, outs[2], {&bias_size, 1}))) {
-    return;
+  return true;
+}
+
+// Outs: input's shape, weight's shape and [out_channels], where asked for.
+bool resize_outs(KernelArgs& a, const BackwardArgs& b, const ConvGeometry& g) {
+  const SizesType bias_size = SizesType(g.out_channels);
+  if (b.mask[0] && !resize_out(a, b.outs[0], b.spec.input.sizes())) {
+    return false;
   }
+  if (b.mask[1] && !resize_out(a, b.outs[1], b.spec.weight.sizes())) {
+    return false;
+  }
+  return !b.mask[2] || resize_out(a, b.outs[2], {&bias_size, 1});
+}
+
+// out0: the adjoint convolution of grad_output (zeros when grad_output is
+// empty). False when the engine finds no temp memory.
+template <typename T>
+bool input_gradient(KernelContext& ctx, const ConvGeometry& s, Tensor grad, Tensor weight,
+                    Tensor out) {
+  const T* go = grad.const_data_ptr<T>();
+  T* gi = out.mutable_data_ptr<T>();
+  if (go == nullptr || grad.numel() == 0) {
+    for (int64_t i = 0; i < out.numel(); ++i) {
+      gi[i] = T(0);
+    }
+    return true;
+  }
+  return run_convolution<T>(ctx, s, go, weight.const_data_ptr<T>(), nullptr, gi);
+}
+
+// Temp memory for two column tiles of `rows` x *tile pixels: about 512 KiB
+// each, fewer pixels per tile when temp memory is short, down to one.
+// Null when even one pixel's do not fit.
+template <typename T>
+T* allocate_column_tiles(KernelContext& ctx, const ConvGeometry& plain, int64_t rows,
+                         int64_t* tile_out) {
+  int64_t tile = detail::conv_tile_pixels(rows, plain.out_h * plain.out_w, sizeof(T));
+  tile = tile < 1 ? 1 : tile;
+  T* scratch = nullptr;
+  while (tile > 0 && scratch == nullptr) {
+    scratch = static_cast<T*>(ctx.allocate_temp(size_t(2 * rows * tile) * sizeof(T)));
+    tile = scratch == nullptr ? tile / 2 : tile;
+  }
+  *tile_out = tile;
+  return scratch;
+}
+
+// out1, on the plain one of the forward and adjoint geometries. False when
+// temp memory is short.
+template <typename T>
+bool weight_gradient_out(KernelContext& ctx, const ConvGeometry& g, const ConvGeometry& plain,
+                         const T* go, const T* in, Tensor out) {
+  T* gw = out.mutable_data_ptr<T>();
+  const int64_t rows = plain.in_channels / plain.groups * plain.kernel_h * plain.kernel_w;
+  int64_t tile = 0;
+  T* scratch = allocate_column_tiles<T>(ctx, plain, rows, &tile);
+  if (scratch == nullptr) {
+    return false;
+  }
+  weight_gradient<T>(plain, g.transposed ? go : in, g.transposed ? in : go, gw, scratch, tile);
+  return true;
+}
+
+// Compute: the gradients the mask asks for (the bias gradient even when
+// another ran out of temp memory). False when temp memory is short.
+template <typename T>
+bool compute_gradients(KernelContext& ctx, const BackwardArgs& b, const ConvGeometry& g) {
   const ConvGeometry s = swapped(g);
   const ConvGeometry& plain = g.transposed ? s : g;
+  const T* go = b.grad.const_data_ptr<T>();
+  const T* in = b.spec.input.const_data_ptr<T>();
   bool ok = true;
-  visit_float_or_double_dtype(type, [&](auto tag) {
+  if (b.mask[0] && b.outs[0].numel() > 0) {
+    ok = input_gradient<T>(ctx, s, b.grad, b.spec.weight, b.outs[0]);
+  }
+  if (ok && b.mask[1] && b.outs[1].numel() > 0) {
+    ok = weight_gradient_out<T>(ctx, g, plain, go, in, b.outs[1]);
+  }
+  if (b.mask[2] && b.outs[2].numel() > 0) {
+    bias_gradient<T>(g, go, b.outs[2].mutable_data_ptr<T>());
+  }
+  return ok;
+}
+
+void convolution_backward_out_boxed(KernelContext& ctx, Span<EValue*> args) {
+  const size_t count = args.size() == 15 ? 15 : 17;
+  KernelArgs a(ctx, args, "aten::convolution_backward.out", count);
+  BackwardArgs b;
+  ConvGeometry g;
+  if (!read_arguments(a, &b) || !check_dtypes_and_layout(a, b) ||
+      !convolution_geometry(a, b.spec, &g) || !check_grad_and_bias_shapes(a, b, g) ||
+      !resize_outs(a, b, g)) {
+    return;
+  }
+  bool ok = true;
+  visit_float_or_double_dtype(b.spec.input.scalar_type(), [&](auto tag) {
     using T = typename decltype(tag)::type;
-    const T* go = grad.const_data_ptr<T>();
-    const T* in = input.const_data_ptr<T>();
-    if (mask[0] && outs[0].numel() > 0) {
-      T* gi = outs[0].mutable_data_ptr<T>();
-      if (go == nullptr || grad.numel() == 0) {
-        for (int64_t i = 0; i < outs[0].numel(); ++i) {
-          gi[i] = T(0);
-        }
-      } else {
-        ok = run_convolution<T>(ctx, s, go, weight.const_data_ptr<T>(), nullptr, gi);
-      }
-    }
-    if (ok && mask[1] && outs[1].numel() > 0) {
-      T* gw = outs[1].mutable_data_ptr<T>();
-      // Two column tiles of about 512 KiB each; fewer pixels per tile
-      // when temp memory is short, down to one.
-      const int64_t rows = plain.in_channels / plain.groups * plain.kernel_h * plain.kernel_w;
-      int64_t tile = detail::conv_tile_pixels(rows, plain.out_h * plain.out_w, sizeof(T));
-      tile = tile < 1 ? 1 : tile;
-      T* scratch = nullptr;
-      while (tile > 0 && scratch == nullptr) {
-        scratch = static_cast<T*>(ctx.allocate_temp(size_t(2 * rows * tile) * sizeof(T)));
-        tile = scratch == nullptr ? tile / 2 : tile;
-      }
-      if (scratch == nullptr) {
-        ok = false;
-      } else {
-        weight_gradient<T>(plain, g.transposed ? go : in, g.transposed ? in : go, gw,
-                           scratch, tile);
-      }
-    }
-    if (mask[2] && outs[2].numel() > 0) {
-      bias_gradient<T>(g, go, outs[2].mutable_data_ptr<T>());
-    }
+    ok = compute_gradients<T>(ctx, b, g);
   });
   if (!ok) {
     a.fail(Error::MemoryAllocationFailed,
