@@ -23,8 +23,10 @@ same statistic (median of warm-up + iters); the median of the iters alone
 is in the JSON too (`median_after_warmup_ms`; for Ember not available
 from the runner). Load time (program + method, or ORT session creation)
 is in the JSON, not in the table. --rounds R runs each side's process R
-times, alternating the sides, and keeps the lowest of the R medians:
-steadier on a machine that is not quiet.
+times, alternating the sides (A B C A B C ...): the table's ms are the
+lowest of each side's R medians, and its ratios the median over rounds
+of the ratio within each round, so a slow spell hits both sides of a
+ratio alike: steadier on a machine that is not quiet.
 
 Outputs: Ember's output (written by the runner, --output_file) against
 upstream's for the same program and input, and (fp32) against ORT's for
@@ -280,6 +282,17 @@ def discover(models_dir, only, dtypes):
     return jobs
 
 
+def round_ratio(runs, a, b):
+    """Median over rounds of a's time over b's in the same round: a slow
+    spell of the machine hits both sides of a round alike, so it cancels
+    in the ratio (the lowest median of each side, the table's ms, can come
+    from different rounds)."""
+    pairs = list(zip(runs.get(a, []), runs.get(b, [])))
+    ratios = [x["median_ms"] / y["median_ms"] for x, y in pairs
+              if x.get("median_ms") and y.get("median_ms")]
+    return statistics.median(ratios) if ratios else None
+
+
 def main():
     if len(sys.argv) == 8 and sys.argv[1] == "--child":
         kind, path, inp, threads, iters, out_npy = sys.argv[2:]
@@ -318,7 +331,7 @@ def main():
     print(f"CPU: {cpu['model_name']} ({cpu['logical_cpus']} logical CPUs); ISA: " +
           ", ".join(f"{k} {'yes' if v else 'no'}" for k, v in cpu["isa"].items()))
     print(f"Versions: " + ", ".join(f"{k} {v}" for k, v in ver.items()))
-    rounds = (f"; {args.rounds} processes per side, alternating, the lowest median kept"
+    rounds = (f"; {args.rounds} processes per side, alternating, the lowest median kept; ratios: median of the per-round ratios"
               if args.rounds > 1 else "")
     print(f"Started {started}; runner {os.path.relpath(runner, ROOT)}; iters {args.iters} "
           f"(+1 warm-up; ms = median of all {args.iters + 1} executions, every side{rounds})\n",
@@ -405,8 +418,8 @@ def main():
                 e_ms = row.get("ember", {}).get("median_ms")
                 u_ms = row.get("upstream", {}).get("median_ms")
                 o_ms = row.get("ort", {}).get("median_ms")
-                row["ember_over_upstream"] = e_ms / u_ms if e_ms and u_ms else None
-                row["ember_over_ort"] = e_ms / o_ms if e_ms and o_ms else None
+                row["ember_over_upstream"] = round_ratio(runs, "ember", "upstream")
+                row["ember_over_ort"] = round_ratio(runs, "ember", "ort")
                 rows.append(row)
                 print(f"| {name} | {dtype} | {t} | {fmt(e_ms)} | {fmt(u_ms)} | {fmt(o_ms)} "
                       f"| {fmt(row['ember_over_upstream'])} | {fmt(row['ember_over_ort'])} "

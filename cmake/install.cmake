@@ -63,6 +63,16 @@ foreach(name ${EMBER_REGISTERING_LIBS})
   list(APPEND EMBER_EXPORTED ember_${name}_archive ember_pkg_${name})
 endforeach()
 list(APPEND EMBER_EXPORTED ember_pkg_extension)
+# The LLM extension, when built (EMBER_BUILD_LLM): ember::llm_tokenizer
+# and ember::llm_runner, the package's component "llm". The tokenizers'
+# SentencePiece and PCRE2 are the consumer's own, found by the package
+# (EmberConfig.cmake.in); nlohmann-json stays behind (sources only).
+if(EMBER_BUILD_LLM)
+  foreach(name llm_tokenizer llm_runner)
+    set_target_properties(ember_${name} PROPERTIES EXPORT_NAME ${name})
+    list(APPEND EMBER_EXPORTED ember_${name})
+  endforeach()
+endif()
 # A selective build (kernels/selective_build.cmake) keeps the portable
 # helpers in a static library of their own that the kernels link.
 if(TARGET ember_portable_support)
@@ -81,13 +91,14 @@ install(EXPORT EmberTargets NAMESPACE ember:: DESTINATION ${EMBER_INSTALL_CMAKED
 # --- headers ----------------------------------------------------------------
 # The public API, listed: a header is installed only when it is named here.
 # They include only each other and the standard library (no generated
-# flatbuffers reader, no flatbuffers, XNNPACK or pthreadpool header), so
-# that is all a consumer needs (test/package: headers checks the installed
+# flatbuffers reader, no flatbuffers, XNNPACK, pthreadpool, SentencePiece,
+# PCRE2 or nlohmann-json header), so that is all a consumer needs (test/package: headers checks the installed
 # set is exactly this list and that each compiles alone; examples/app and
 # examples/device_app are built against it). Everything else stays behind:
 # *_internal.h, the loader's own helpers (program_validation.h,
 # tensor_data_kind.h, operator_name.h, extended_header.h), the data
-# loaders' range_check.h, kernel sources and tools.
+# loaders' range_check.h, the tokenizers' formats.h and bpe_core.h, kernel
+# sources and tools.
 set(EMBER_PUBLIC_HEADERS
   runtime/core/data_loader.h
   runtime/core/error.h
@@ -132,6 +143,18 @@ set(EMBER_PUBLIC_HEADERS
   devtools/etdump/etdump_writer.h
   devtools/event_recorder.h
 )
+if(EMBER_BUILD_LLM)
+  list(APPEND EMBER_PUBLIC_HEADERS
+    extension/llm/tokenizer/tokenizer.h
+    extension/llm/runner/generation_config.h
+    extension/llm/runner/metadata.h
+    extension/llm/runner/sampler.h
+    extension/llm/runner/session_file.h
+    extension/llm/runner/session_state.h
+    extension/llm/runner/stats.h
+    extension/llm/runner/text_llm_runner.h
+    extension/llm/runner/utf8_stream.h)
+endif()
 foreach(header ${EMBER_PUBLIC_HEADERS})
   if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${header})
     message(FATAL_ERROR "EMBER_PUBLIC_HEADERS names ${header}, which does not exist")
@@ -176,6 +199,10 @@ foreach(var ${EMBER_DEP_VARS})
   string(APPEND EMBER_PC_XNNPACK_LIBS " ${${var}_PC}")
 endforeach()
 set(EMBER_CONFIG_PTHREADPOOL_LIB "${EMBER_PTHREADPOOL_LIB_CMAKE}")
+set(EMBER_CONFIG_HAS_LLM FALSE)
+if(EMBER_BUILD_LLM)
+  set(EMBER_CONFIG_HAS_LLM TRUE)
+endif()
 
 configure_package_config_file(cmake/EmberConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/package/EmberConfig.cmake

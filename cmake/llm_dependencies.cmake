@@ -1,6 +1,7 @@
 # Resolves EMBER_BUILD_LLM (ON, OFF, AUTO; see the top-level CMakeLists.txt)
 # to ON or OFF, as a normal variable the subdirectories see, and finds the
-# LLM extension's libraries: EMBER_SENTENCEPIECE_* and EMBER_PCRE2_*.
+# LLM extension's libraries: EMBER_SENTENCEPIECE_* and EMBER_PCRE2_*, and
+# the targets ember::sentencepiece and ember::pcre2.
 set(_ember_llm_request ${EMBER_BUILD_LLM})
 set(EMBER_BUILD_LLM OFF)
 if(_ember_llm_request STREQUAL "OFF" OR (_ember_llm_request STREQUAL "AUTO" AND
@@ -21,3 +22,15 @@ else()
   message(FATAL_ERROR "EMBER_BUILD_LLM=ON needs libsentencepiece-dev and libpcre2-dev "
                       "(scripts/install_deps.sh installs them), or -DEMBER_BUILD_LLM=OFF")
 endif()
+
+# The libraries as targets the tokenizers link (link flags only: their
+# headers are the tokenizers' private business). The installed package
+# defines targets of the same names (cmake/EmberConfig.cmake.in), found
+# again through pkg-config on the consumer's machine.
+if(NOT EMBER_BUILD_LLM)
+  return()
+endif()
+add_library(ember::sentencepiece INTERFACE IMPORTED)
+target_link_libraries(ember::sentencepiece INTERFACE ${EMBER_SENTENCEPIECE_LINK_LIBRARIES})
+add_library(ember::pcre2 INTERFACE IMPORTED)
+target_link_libraries(ember::pcre2 INTERFACE ${EMBER_PCRE2_LINK_LIBRARIES})

@@ -22,7 +22,8 @@ if(NOT headers STREQUAL listed)
           "installed, not listed: ${extra}\nlisted, not installed: ${missing}")
 endif()
 foreach(internal runtime/executor/program_validation.h runtime/executor/tensor_data_kind.h
-        runtime/executor/operator_name.h extension/data_loader/range_check.h)
+        runtime/executor/operator_name.h extension/data_loader/range_check.h
+        extension/llm/tokenizer/formats.h extension/llm/tokenizer/bpe_core.h)
   if(EXISTS ${include_dir}/${internal})
     message(FATAL_ERROR "internal header ${internal} was installed")
   endif()

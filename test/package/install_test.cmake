@@ -23,6 +23,17 @@ foreach(f ${INCLUDEDIR}/ember/runtime/executor/program.h
     message(FATAL_ERROR "not installed: ${f}")
   endif()
 endforeach()
+# The LLM extension in a build that has it (EMBER_BUILD_LLM), and only then.
+foreach(f ${INCLUDEDIR}/ember/extension/llm/runner/text_llm_runner.h
+          ${INCLUDEDIR}/ember/extension/llm/tokenizer/tokenizer.h
+          ${LIBDIR}/libember_llm_runner.a
+          ${LIBDIR}/libember_llm_tokenizer.a)
+  if(LLM AND NOT EXISTS ${PREFIX}/${f})
+    message(FATAL_ERROR "not installed (the build has the LLM extension): ${f}")
+  elseif(NOT LLM AND EXISTS ${PREFIX}/${f})
+    message(FATAL_ERROR "installed by a build without the LLM extension: ${f}")
+  endif()
+endforeach()
 
 # Nothing installed names the build tree, the sources or the staging place.
 file(GLOB_RECURSE texts ${PREFIX}/${LIBDIR}/cmake/*.cmake ${PREFIX}/${LIBDIR}/pkgconfig/*.pc)
