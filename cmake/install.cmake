@@ -146,6 +146,7 @@ set(EMBER_PUBLIC_HEADERS
 if(EMBER_BUILD_LLM)
   list(APPEND EMBER_PUBLIC_HEADERS
     extension/llm/tokenizer/tokenizer.h
+    extension/llm/runner/context_trim.h
     extension/llm/runner/generation_config.h
     extension/llm/runner/metadata.h
     extension/llm/runner/sampler.h

@@ -14,6 +14,10 @@
 // restores the KV caches from FILE when its tokens start the prompt's, so
 // only the rest is prefilled, and saves the state after the prompt to it;
 // a FILE that cannot be used is reported on stderr and overwritten.
+// --context_keep_first N: a prompt too long for the context (with
+// --context_margin positions left for the answer) keeps its first N tokens
+// and its last ones, the middle dropped (said on stderr); without it, such
+// a prompt is an error, as upstream's.
 // Exit status: 0 on success, 1 when loading or
 // generation fails (the message says why), 2 for bad flags.
 #include <gflags/gflags.h>
@@ -64,6 +68,13 @@ DEFINE_string(prompt_cache, "",
               "the prompt's, they are restored and only the rest of the prompt is prefilled; "
               "the state after the prompt is saved to it (a file that cannot be used is "
               "reported and overwritten).");
+DEFINE_int32(context_keep_first, -1,
+             "A prompt that does not fit the context (with --context_margin positions for "
+             "the answer): keep its first N tokens and its most recent ones, drop the middle; "
+             "-1: an error, as upstream's.");
+DEFINE_int32(context_margin, -1,
+             "With --context_keep_first: positions a trim leaves for the answer; -1: a quarter "
+             "of the context, or --max_new_tokens when smaller.");
 DEFINE_bool(print_token_ids, false, "Also print the prompt's and the generated token ids.");
 DEFINE_bool(memory_report, false,
             "Print where memory goes (stderr): RSS before and after loading and after "
@@ -222,6 +233,8 @@ int main(int argc, char** argv) {
   config.num_bos = FLAGS_num_bos;
   config.num_eos = FLAGS_num_eos;
   config.ignore_eos = FLAGS_ignore_eos;
+  config.keep_first_tokens = FLAGS_context_keep_first;
+  config.context_margin = FLAGS_context_margin;
   if (FLAGS_warmup && (*runner)->warmup(prompt, config.max_new_tokens) != ember::Error::Ok) {
     return fail("warm-up");
   }
@@ -240,6 +253,14 @@ int main(int argc, char** argv) {
   }
   std::printf("\n");
   if (err != ember::Error::Ok) return fail("generating");
+  if (const int64_t dropped = (*runner)->stats().num_dropped_context_tokens) {
+    std::fprintf(stderr,
+                 "context: the prompt did not fit the %lld positions; %lld tokens dropped after "
+                 "the first %d, %lld kept\n",
+                 static_cast<long long>((*runner)->metadata().max_context_len),
+                 static_cast<long long>(dropped), int(config.keep_first_tokens),
+                 static_cast<long long>((*runner)->last_prompt_ids().size()));
+  }
   if (recorder != nullptr && !write_etdump(*recorder, FLAGS_etdump_path)) return 1;
   if (FLAGS_print_token_ids) {
     print_ids("prompt_ids", (*runner)->last_prompt_ids());

@@ -12,4 +12,11 @@ int32_t GenerationConfig::resolve_max_new_tokens(int64_t max_context_len,
   return static_cast<int32_t>(std::max<int64_t>(0, std::min<int64_t>(limit, INT32_MAX)));
 }
 
+int32_t GenerationConfig::resolve_context_margin(int64_t max_context_len) const {
+  if (context_margin != -1) return context_margin;
+  int64_t margin = max_context_len / 4;
+  if (max_new_tokens > 0) margin = std::min<int64_t>(margin, max_new_tokens);
+  return static_cast<int32_t>(std::max<int64_t>(1, std::min<int64_t>(margin, INT32_MAX)));
+}
+
 }  // namespace ember::llm

@@ -132,14 +132,22 @@ Error check_prefix(const char* holder, const std::vector<uint64_t>& held,
 
 }  // namespace
 
-Result<SessionLayout> TextLlmRunner::session_layout() {
+Error TextLlmRunner::find_state() {
   EMBER_RETURN_IF_ERROR(load());
+  if (has_state_) return Error::Ok;
+  Result<Method*> method = module_->method(method_);
+  if (!method.ok()) return method.error();
+  Result<std::vector<StateBuffer>> state = find_state_buffers(module_->program(), **method);
+  if (!state.ok()) return state.error();
+  state_ = std::move(*state);
+  has_state_ = true;
+  return Error::Ok;
+}
+
+Result<SessionLayout> TextLlmRunner::session_layout() {
+  EMBER_RETURN_IF_ERROR(find_state());
   if (!has_session_layout_) {
-    Result<Method*> method = module_->method(method_);
-    if (!method.ok()) return method.error();
-    Result<std::vector<StateBuffer>> state = find_state_buffers(module_->program(), **method);
-    if (!state.ok()) return state.error();
-    Result<uint64_t> identity = program_identity(model_path_, data_paths_, method_, *state);
+    Result<uint64_t> identity = program_identity(model_path_, data_paths_, method_, state_);
     if (!identity.ok()) return identity.error();
     Result<MethodMeta> meta = module_->method_meta(method_);
     if (!meta.ok()) return meta.error();
@@ -148,7 +156,6 @@ Result<SessionLayout> TextLlmRunner::session_layout() {
     EMBER_CHECK_OR_RETURN(logits->sizes().size() > 0, Error::NotSupported,
                           "method '%s' returns a 0-d tensor, not logits", method_.c_str());
     num_logits_ = uint64_t(logits->sizes()[logits->sizes().size() - 1]);
-    state_ = std::move(*state);
     identity_ = *identity;
     has_session_layout_ = true;
   }
@@ -185,7 +192,9 @@ Error TextLlmRunner::restore_session_for(const std::string& path, const std::str
                                          const GenerationConfig& config) {
   Result<std::vector<uint64_t>> ids = encode(prompt, config);
   if (!ids.ok()) return ids.error();
-  return restore_file(path, &*ids);
+  Result<std::vector<uint64_t>> kept = trim_alone(std::move(*ids), config);
+  if (!kept.ok()) return kept.error();
+  return restore_file(path, &*kept);
 }
 
 Error TextLlmRunner::restore_session(Span<const uint8_t> file) {
@@ -216,6 +225,7 @@ Error TextLlmRunner::restore_bytes(Span<const uint8_t> file, const std::vector<u
     std::memcpy(state_[i].data, view->buffers[i], size_t(state_[i].info.nbytes));
   }
   cache_ids_ = std::move(view->tokens);
+  turn_starts_.clear();  // not in the file
   if (!cache_ids_.empty()) logits_ = std::move(view->logits);
   return Error::Ok;
 }
@@ -224,9 +234,15 @@ Error TextLlmRunner::generate_from_cache(const std::string& prompt,
                                          const GenerationConfig& config, TokenCallback on_token,
                                          StatsCallback on_stats, PromptCallback on_prompt_done) {
   EMBER_RETURN_IF_ERROR(begin_generation(prompt, config));
+  const size_t asked = prompt_ids_.size();
+  Result<std::vector<uint64_t>> kept = trim_alone(prompt_ids_, config);
+  if (!kept.ok()) return kept.error();
+  prompt_ids_ = std::move(*kept);
+  stats_.num_dropped_context_tokens = int64_t(asked - prompt_ids_.size());
   EMBER_RETURN_IF_ERROR(check_prefix("the KV cache", cache_ids_, prompt_ids_,
                                      "; reset() first, or generate() to continue the "
                                      "conversation"));
+  turn_starts_.assign(1, 0);
   return run_prompt(prompt, 0, cache_ids_.size(), config, on_token, on_stats, on_prompt_done);
 }
 

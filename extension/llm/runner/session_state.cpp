@@ -1,6 +1,7 @@
 #include "extension/llm/runner/session_state.h"
 
 #include <algorithm>
+#include <cstring>
 #include <fstream>
 
 #include "runtime/core/error_message.h"
@@ -109,14 +110,32 @@ Result<std::vector<StateBuffer>> find_state_buffers(const Program& program, cons
                           "in the loaded method", PrintableName(method.name()).c_str(),
                           (long long)v);
     const Tensor tensor = method.value(size_t(v)).to_tensor();
-    buffers.push_back({{uint32_t(v), tensor.scalar_type(), tensor.nbytes()},
-                       tensor.mutable_data_ptr()});
+    StateBuffer buffer{{uint32_t(v), tensor.scalar_type(), tensor.nbytes()},
+                       tensor.mutable_data_ptr()};
+    if (t->data_buffer_idx() > 0) {
+      buffer.initial_buffer = t->data_buffer_idx();
+      const ember_fb::ExtraTensorInfo* extra = t->extra_tensor_info();
+      buffer.initial_segments = extra != nullptr ? extra->mutable_data_segments_idx() : 0;
+    }
+    buffers.push_back(buffer);
   }
   EMBER_CHECK_OR_RETURN(!buffers.empty(), Error::NotSupported,
                         "method '%s' keeps no state between calls (no mutable buffers): "
                         "there is no KV cache to save",
                         PrintableName(method.name()).c_str());
   return buffers;
+}
+
+Error reset_state_buffers(const Program& program, const std::vector<StateBuffer>& buffers) {
+  for (const StateBuffer& b : buffers) {
+    if (b.initial_buffer > 0) {
+      EMBER_RETURN_IF_ERROR(ProgramInternals(program).load_mutable_data(
+          b.initial_segments, b.initial_buffer, b.data, size_t(b.info.nbytes)));
+    } else {
+      std::memset(b.data, 0, size_t(b.info.nbytes));
+    }
+  }
+  return Error::Ok;
 }
 
 Result<uint64_t> program_identity(const std::string& model_path,

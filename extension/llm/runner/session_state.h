@@ -34,12 +34,22 @@ namespace ember::llm {
 struct StateBuffer {
   SessionBufferInfo info;
   void* data = nullptr;  // the tensor's memory in the loaded method
+  // Its initial value in the program (the tensor's data_buffer_idx and
+  // mutable data segment), 0 when it has none and starts as zeros.
+  uint32_t initial_buffer = 0;
+  uint64_t initial_segments = 0;
 };
 
 // The state buffers of `method`, loaded from `program`, in value order.
 // NotSupported (with a message naming the method) when it takes no inputs
 // (they cannot be told apart then) or keeps no state.
 Result<std::vector<StateBuffer>> find_state_buffers(const Program& program, const Method& method);
+
+// Puts every buffer back as the method had it when it loaded: the
+// program's initial value where it has one, zeros elsewhere (Module's
+// planned memory starts zeroed; Method::parse_tensor then copies the initial
+// values in). The errors of Program's mutable data loading.
+Error reset_state_buffers(const Program& program, const std::vector<StateBuffer>& buffers);
 
 // The identity above. AccessFailed (naming the file) when a file cannot be
 // read.

@@ -75,6 +75,13 @@ std::string stats_report(const Stats& s) {
                   s.num_cached_prompt_tokens, s.num_prompt_tokens);
     report += text;
   }
+  if (s.num_dropped_context_tokens > 0) {
+    std::snprintf(text, sizeof(text),
+                  "\tContext trimmed:\t%" PRId64 " tokens dropped, %" PRId64
+                  " kept\n",
+                  s.num_dropped_context_tokens, s.num_prompt_tokens);
+    report += text;
+  }
   return report;
 }
 

@@ -22,6 +22,9 @@ struct Stats {
   // Of num_prompt_tokens, those the KV cache already held and prefill
   // skipped (TextLlmRunner::generate_from_cache); not in upstream's line.
   int64_t num_cached_prompt_tokens = 0;
+  // Tokens of the conversation a context trim dropped before this call's
+  // prefill (GenerationConfig::keep_first_tokens); not in upstream's line.
+  int64_t num_dropped_context_tokens = 0;
   int64_t num_generated_tokens = 0;
 
   void on_sampling_begin();
@@ -37,7 +40,8 @@ int64_t time_in_ms();
 // {"prompt_tokens":..,"generated_tokens":..,...,"SCALING_FACTOR_UNITS_PER_SECOND":1000}
 std::string stats_to_json_string(const Stats& stats);
 // The observer line followed by the human report, as upstream prints them
-// (and, when the prompt cache served tokens, a line saying how many).
+// (and, when the prompt cache served tokens or a context trim dropped some,
+// a line saying how many).
 std::string stats_report(const Stats& stats);
 
 }  // namespace ember::llm

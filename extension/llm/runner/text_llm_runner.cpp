@@ -77,6 +77,7 @@ Error TextLlmRunner::set_event_tracer(EventTracer* tracer) {
 void TextLlmRunner::reset() {
   stats_.reset();
   cache_ids_.clear();
+  turn_starts_.clear();
 }
 
 Result<std::vector<uint64_t>> TextLlmRunner::encode(const std::string& prompt,
@@ -210,14 +211,25 @@ Result<int64_t> TextLlmRunner::decode_loop(uint64_t first, int32_t max_new,
   return position() - start;
 }
 
-Error TextLlmRunner::begin_generation(const std::string& prompt,
-                                      const GenerationConfig& config) {
+Error TextLlmRunner::begin_generation(const std::string& prompt, const GenerationConfig& config,
+                                      const std::vector<uint64_t>* ids) {
   EMBER_RETURN_IF_ERROR(load());
   stop_requested_.store(false);
   stats_.inference_start_ms = time_in_ms();
-  Result<std::vector<uint64_t>> ids = encode(prompt, config);
-  if (!ids.ok()) return ids.error();
-  prompt_ids_ = std::move(*ids);
+  stats_.num_dropped_context_tokens = 0;
+  if (ids != nullptr) {
+    EMBER_CHECK_OR_RETURN(!ids->empty(), Error::InvalidArgument, "the prompt has no token ids");
+    for (size_t i = 0; i < ids->size(); ++i) {
+      EMBER_CHECK_OR_RETURN((*ids)[i] < uint64_t(meta_.vocab_size), Error::InvalidArgument,
+                            "prompt token %zu is id %llu, outside the vocabulary of %lld", i,
+                            (unsigned long long)(*ids)[i], (long long)meta_.vocab_size);
+    }
+    prompt_ids_ = *ids;
+  } else {
+    Result<std::vector<uint64_t>> encoded = encode(prompt, config);
+    if (!encoded.ok()) return encoded.error();
+    prompt_ids_ = std::move(*encoded);
+  }
   generated_ids_.clear();
   return Error::Ok;
 }
@@ -277,10 +289,28 @@ Error TextLlmRunner::run_prompt(const std::string& prompt, int64_t start, size_t
   return Error::Ok;
 }
 
+Error TextLlmRunner::continue_conversation(const std::string& echo,
+                                           const GenerationConfig& config,
+                                           const TokenCallback& on_token,
+                                           const StatsCallback& on_stats) {
+  note_turn_start(position());
+  EMBER_RETURN_IF_ERROR(trim_after_cache(config));
+  return run_prompt(echo, position(), 0, config, on_token, on_stats, {});
+}
+
 Error TextLlmRunner::generate(const std::string& prompt, const GenerationConfig& config,
                               TokenCallback on_token, StatsCallback on_stats) {
   EMBER_RETURN_IF_ERROR(begin_generation(prompt, config));
-  return run_prompt(prompt, position(), 0, config, on_token, on_stats, {});
+  return continue_conversation(prompt, config, on_token, on_stats);
+}
+
+Error TextLlmRunner::generate_tokens(const std::vector<uint64_t>& prompt_ids,
+                                     const GenerationConfig& config, TokenCallback on_token,
+                                     StatsCallback on_stats) {
+  EMBER_RETURN_IF_ERROR(begin_generation({}, config, &prompt_ids));
+  GenerationConfig no_echo = config;
+  no_echo.echo = false;
+  return continue_conversation({}, no_echo, on_token, on_stats);
 }
 
 Error TextLlmRunner::prefill(const std::string& prompt, const GenerationConfig& config) {
@@ -292,6 +322,7 @@ Error TextLlmRunner::prefill(const std::string& prompt, const GenerationConfig& 
                       "not fit", ids->size(), (long long)left);
     return Error::InvalidArgument;
   }
+  note_turn_start(position());
   Result<uint64_t> first = prefill_tokens(*ids);
   return first.ok() ? Error::Ok : first.error();
 }

@@ -17,7 +17,10 @@
 // stops at an EOS id (unless ignore_eos), at the resolved max_new_tokens,
 // or when stop() is called (from any thread). A prompt that does not fit
 // the context left is an InvalidArgument with a message saying how much
-// is used, never a truncation.
+// is used, never a truncation, unless GenerationConfig::keep_first_tokens
+// asks for a context trim: then the conversation's first tokens and its
+// most recent ones are kept, the middle dropped, and what is kept is
+// prefilled again from position 0 with the state as loaded (context_trim.h).
 //
 // A session (the KV caches, the position and the token ids they hold) can
 // be saved to a file and restored, in this runner or a later one of the same
@@ -38,6 +41,7 @@
 #include <string>
 #include <vector>
 
+#include "extension/llm/runner/context_trim.h"
 #include "extension/llm/runner/generation_config.h"
 #include "extension/llm/runner/metadata.h"
 #include "extension/llm/runner/session_state.h"
@@ -71,8 +75,25 @@ class TextLlmRunner {
   // load() or the first generate(); InvalidState after.
   Error set_event_tracer(EventTracer* tracer);
 
+  // Continues the conversation with `prompt` (encode() with `config`).
+  // With config.keep_first_tokens set, a prompt that (with
+  // config.context_margin positions for the answer) does not fit after
+  // what the cache holds trims the conversation first (plan_context_trim):
+  // the cache is emptied, the state buffers put back as they were when the
+  // method loaded, and the kept tokens (the first ones, the most recent
+  // ones, the prompt) are prefilled from position 0, as on a fresh runner;
+  // last_prompt_ids() are then the kept tokens, and
+  // Stats::num_dropped_context_tokens says how many were dropped.
+  // InvalidArgument, with nothing changed, for a keep count or margin too
+  // large for the context (whether or not a trim is needed), or, without
+  // keep_first_tokens, for a prompt that does not fit.
   Error generate(const std::string& prompt, const GenerationConfig& config,
                  TokenCallback on_token = {}, StatsCallback on_stats = {});
+  // generate() for a prompt given as token ids, taken as they are (the
+  // config's num_bos and num_eos are not applied, and nothing is echoed).
+  // InvalidArgument for no ids or an id outside the vocabulary.
+  Error generate_tokens(const std::vector<uint64_t>& prompt_ids, const GenerationConfig& config,
+                        TokenCallback on_token = {}, StatsCallback on_stats = {});
   // Runs the prompt into the KV cache without generating (the position
   // moves past it); a later generate() continues from there.
   Error prefill(const std::string& prompt, const GenerationConfig& config);
@@ -119,7 +140,8 @@ class TextLlmRunner {
   Error restore_session(Span<const uint8_t> file);
   // restore_session() for a prompt cache: restores only a session whose
   // tokens start `prompt`'s (encode() with `config`), so that
-  // generate_from_cache() of that prompt prefills only its rest.
+  // generate_from_cache() of that prompt prefills only its rest (the
+  // prompt as the context trim keeps it, when config asks for one).
   // InvalidArgument, naming the first token that differs, for any other
   // session, with nothing changed (the state of a program whose state is
   // not indexed by position, LFM2's or Qwen3.5's, included).
@@ -140,7 +162,10 @@ class TextLlmRunner {
   // (position() == its length), after the first new token went to
   // `on_token` and before decoding: save_session() there stores the prompt,
   // not the generated text. Stats::num_cached_prompt_tokens says how many
-  // tokens were not prefilled.
+  // tokens were not prefilled. With config.keep_first_tokens set, a prompt
+  // that does not fit the context is trimmed first (plan_context_trim, with
+  // no turns known: its first tokens and its most recent ones), and the
+  // cached ids must start the kept tokens.
   Error generate_from_cache(const std::string& prompt, const GenerationConfig& config,
                             TokenCallback on_token = {}, StatsCallback on_stats = {},
                             PromptCallback on_prompt_done = {});
@@ -151,8 +176,9 @@ class TextLlmRunner {
   const Stats& stats() const { return stats_; }
   // The program and its loaded method (for memory reports).
   const Module& module() const { return *module_; }
-  // The token ids of the last generate(): its prompt (BOS/EOS included) and
-  // every new token, the first one (from prefill) included.
+  // The token ids of the last generate(): its prompt (BOS/EOS included; after
+  // a context trim, every token kept, prefilled from position 0) and every
+  // new token, the first one (from prefill) included.
   const std::vector<uint64_t>& last_prompt_ids() const { return prompt_ids_; }
   const std::vector<uint64_t>& last_generated_ids() const { return generated_ids_; }
 
@@ -167,8 +193,37 @@ class TextLlmRunner {
                    const GenerationConfig& config, const TokenCallback& on_token,
                    const StatsCallback& on_stats, const PromptCallback& on_prompt_done);
   // Loads, clears the stop flag, starts the stats and encodes the prompt
-  // into prompt_ids_.
-  Error begin_generation(const std::string& prompt, const GenerationConfig& config);
+  // into prompt_ids_ (or takes `ids` when given).
+  Error begin_generation(const std::string& prompt, const GenerationConfig& config,
+                         const std::vector<uint64_t>* ids = nullptr);
+  // generate() and generate_tokens() once prompt_ids_ is set: the turn is
+  // noted, the conversation trimmed if asked and needed, then run_prompt.
+  Error continue_conversation(const std::string& echo, const GenerationConfig& config,
+                              const TokenCallback& on_token, const StatsCallback& on_stats);
+  // The state buffers (state_), found once after the method loads.
+  // NotSupported when the method keeps no state.
+  Error find_state();
+
+  // --- The context trim (context_trim.cpp) ---
+  // plan_context_trim() for `prompt` after what the cache holds
+  // (`after_cache`, with the turns noted) or alone from position 0.
+  Result<ContextTrim> plan_trim(const std::vector<uint64_t>& prompt, bool after_cache,
+                                const GenerationConfig& config) const;
+  // `prompt` alone as the trim keeps it (itself when keep_first_tokens is -1
+  // or it fits).
+  Result<std::vector<uint64_t>> trim_alone(std::vector<uint64_t> prompt,
+                                           const GenerationConfig& config) const;
+  // With keep_first_tokens set, trims the conversation when prompt_ids_
+  // does not fit after the cache: prompt_ids_ becomes the kept tokens, the
+  // cache is emptied and the state put back as loaded (restart_state), so
+  // that run_prompt prefills them from position 0. On an error before
+  // that, nothing has changed.
+  Error trim_after_cache(const GenerationConfig& config);
+  // Empties the cache and puts the state buffers back as loaded (reset()
+  // only rewinds the position, as upstream's does).
+  Error restart_state();
+  // Notes that a turn (a prompt) begins at `start` in the cache.
+  void note_turn_start(int64_t start);
   // The state buffers, the identity and the bounds a session must match
   // (found once, after the method loads).
   Result<SessionLayout> session_layout();
@@ -197,8 +252,13 @@ class TextLlmRunner {
   size_t num_inputs_ = 0;
   // The token at each KV-cache position, so position() is its size.
   std::vector<uint64_t> cache_ids_;
+  // Where turns begin in cache_ids_, ascending: each generate()'s and
+  // prefill()'s prompt since reset(); a restored session's turns are not
+  // known (the context trim keeps whole turns where it knows them).
+  std::vector<int64_t> turn_starts_;
   // Found on the first save or restore (session_layout()).
   std::vector<StateBuffer> state_;
+  bool has_state_ = false;
   uint64_t identity_ = 0;
   uint64_t num_logits_ = 0;  // the last dim of the method's output
   bool has_session_layout_ = false;
