@@ -402,10 +402,13 @@ const char* node_type_name(fb::XNodeUnion type) {
   return name != nullptr && name[0] != '\0' ? name : "unknown";
 }
 
-Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* graph) {
-  // flatbuffers reads scalars in place, and its verifier checks their
-  // alignment only from the buffer's start: a graph the blob's header puts
-  // off an 8-byte boundary is read from an aligned copy the graph keeps.
+namespace {
+
+// The blob's flatbuffer, verified. flatbuffers reads scalars in place, and
+// its verifier checks their alignment only from the buffer's start: a
+// graph the blob's header puts off an 8-byte boundary is read from an
+// aligned copy the graph keeps.
+Error verified_root(const Payload& payload, Graph* graph, const fb::XNNGraph** root) {
   const uint8_t* bytes = payload.flatbuffer;
   if (reinterpret_cast<uintptr_t>(bytes) % alignof(uint64_t) != 0) {
     graph->aligned_flatbuffer.assign((payload.flatbuffer_size + 7) / 8, 0);
@@ -419,26 +422,87 @@ Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* grap
   const fb::XNNGraph* g = flatbuffers::GetRoot<fb::XNNGraph>(bytes);
   EMBER_CHECK_OR_RETURN(g->xvalues() != nullptr && g->xnodes() != nullptr,
                         Error::InvalidProgram, "XNNPACK graph has no values or no nodes");
+  *root = g;
+  return Error::Ok;
+}
 
-  // Values, and the map from serialized id to value index.
+// Values, and the map from serialized id to value index.
+Error parse_values(const Payload& payload, const fb::XNNGraph* g, const NamedDataMap* named,
+                   Graph* graph, std::vector<uint32_t>* index_of) {
   const size_t num_values = g->xvalues()->size();
   graph->values.assign(num_values, Value());
-  std::vector<uint32_t> index_of;
   for (size_t i = 0; i < num_values; ++i) {
     uint32_t id = 0;
     EMBER_RETURN_IF_ERROR(parse_value(payload, g, named, i, graph, &id));
     EMBER_CHECK_OR_RETURN(id < kMaxValueId, Error::InvalidProgram,
                           "XNNPACK value %zu: id %u too large", i, id);
-    if (id >= index_of.size()) index_of.resize(size_t(id) + 1, kInvalidId);
-    EMBER_CHECK_OR_RETURN(index_of[id] == kInvalidId, Error::InvalidProgram,
+    if (id >= index_of->size()) index_of->resize(size_t(id) + 1, kInvalidId);
+    EMBER_CHECK_OR_RETURN((*index_of)[id] == kInvalidId, Error::InvalidProgram,
                           "XNNPACK value %zu: id %u defined twice", i, id);
-    index_of[id] = uint32_t(i);
+    (*index_of)[id] = uint32_t(i);
   }
+  return Error::Ok;
+}
 
-  // Nodes.
+// A node's serialized operand ids as value indices.
+Error resolve_operands(const fb::XNode* xn, const std::vector<uint32_t>& index_of, Node* node,
+                       uint32_t* out_id) {
+  const size_t i = node->index;
+  const char* type = node_type_name(node->type);
+  uint32_t ids[kMaxNodeInputs];
+  bool bias_optional = false;
+  if (!node_operands(xn, ids, &node->num_inputs, out_id, &bias_optional)) {
+    set_error_message("XNNPACK node %zu (%s): node type not supported by this delegate",
+                      i, type);
+    return xn->xnode_union() == nullptr ? Error::InvalidProgram : Error::NotSupported;
+  }
+  for (size_t k = 0; k < node->num_inputs; ++k) {
+    if (ids[k] == kInvalidId && bias_optional && k == 2) {
+      node->inputs[k] = kInvalidId;
+      continue;
+    }
+    EMBER_CHECK_OR_RETURN(ids[k] < index_of.size() && index_of[ids[k]] != kInvalidId,
+                          Error::InvalidProgram,
+                          "XNNPACK node %zu (%s): input %zu refers to value id %u, which "
+                          "is not defined", i, type, k, ids[k]);
+    node->inputs[k] = index_of[ids[k]];
+  }
+  EMBER_CHECK_OR_RETURN(*out_id < index_of.size() && index_of[*out_id] != kInvalidId,
+                        Error::InvalidProgram,
+                        "XNNPACK node %zu (%s): output refers to value id %u, which is not "
+                        "defined", i, type, *out_id);
+  node->output = index_of[*out_id];
+  return Error::Ok;
+}
+
+// Data flow in node order: a node writes a value nothing else writes (not
+// a constant or graph input) and reads only values already there.
+Error check_data_flow(const Graph& graph, const Node& node, uint32_t out_id,
+                      const std::vector<uint8_t>& produced) {
+  const char* type = node_type_name(node.type);
+  const Value& out = graph.values[node.output];
+  EMBER_CHECK_OR_RETURN(!out.is_constant() && !(out.flags & XNN_VALUE_FLAG_EXTERNAL_INPUT) &&
+                            !produced[node.output],
+                        Error::InvalidProgram,
+                        "XNNPACK node %zu (%s): output value %u is a constant, a graph "
+                        "input, or already produced by another node", node.index, type, out_id);
+  for (size_t k = 0; k < node.num_inputs; ++k) {
+    const uint32_t v = node.inputs[k];
+    if (v == kInvalidId) continue;
+    const Value& in = graph.values[v];
+    EMBER_CHECK_OR_RETURN(in.is_constant() || (in.flags & XNN_VALUE_FLAG_EXTERNAL_INPUT) ||
+                              produced[v],
+                          Error::InvalidProgram,
+                          "XNNPACK node %zu (%s): input %zu (value %u) is read before any "
+                          "node writes it", node.index, type, k, v);
+  }
+  return Error::Ok;
+}
+
+Error parse_nodes(const fb::XNNGraph* g, const std::vector<uint32_t>& index_of, Graph* graph,
+                  std::vector<uint8_t>* produced) {
   const size_t num_nodes = g->xnodes()->size();
   graph->nodes.assign(num_nodes, Node());
-  std::vector<uint8_t> produced(num_values, 0);
   for (size_t i = 0; i < num_nodes; ++i) {
     const fb::XNode* xn = g->xnodes()->Get(uint32_t(i));
     Node& node = graph->nodes[i];
@@ -446,57 +510,22 @@ Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* grap
     node.fb = xn;
     EMBER_CHECK_OR_RETURN(xn != nullptr, Error::InvalidProgram, "XNNPACK node %zu is null", i);
     node.type = xn->xnode_union_type();
-    const char* type = node_type_name(node.type);
-    uint32_t ids[kMaxNodeInputs];
     uint32_t out_id = kInvalidId;
-    bool bias_optional = false;
-    if (!node_operands(xn, ids, &node.num_inputs, &out_id, &bias_optional)) {
-      set_error_message("XNNPACK node %zu (%s): node type not supported by this delegate",
-                        i, type);
-      return xn->xnode_union() == nullptr ? Error::InvalidProgram : Error::NotSupported;
-    }
-    for (size_t k = 0; k < node.num_inputs; ++k) {
-      if (ids[k] == kInvalidId && bias_optional && k == 2) {
-        node.inputs[k] = kInvalidId;
-        continue;
-      }
-      EMBER_CHECK_OR_RETURN(ids[k] < index_of.size() && index_of[ids[k]] != kInvalidId,
-                            Error::InvalidProgram,
-                            "XNNPACK node %zu (%s): input %zu refers to value id %u, which "
-                            "is not defined", i, type, k, ids[k]);
-      node.inputs[k] = index_of[ids[k]];
-    }
-    EMBER_CHECK_OR_RETURN(out_id < index_of.size() && index_of[out_id] != kInvalidId,
-                          Error::InvalidProgram,
-                          "XNNPACK node %zu (%s): output refers to value id %u, which is not "
-                          "defined", i, type, out_id);
-    node.output = index_of[out_id];
-    const Value& out = graph->values[node.output];
-    EMBER_CHECK_OR_RETURN(!out.is_constant() && !(out.flags & XNN_VALUE_FLAG_EXTERNAL_INPUT) &&
-                              !produced[node.output],
-                          Error::InvalidProgram,
-                          "XNNPACK node %zu (%s): output value %u is a constant, a graph "
-                          "input, or already produced by another node", i, type, out_id);
-    for (size_t k = 0; k < node.num_inputs; ++k) {
-      const uint32_t v = node.inputs[k];
-      if (v == kInvalidId) continue;
-      const Value& in = graph->values[v];
-      EMBER_CHECK_OR_RETURN(in.is_constant() || (in.flags & XNN_VALUE_FLAG_EXTERNAL_INPUT) ||
-                                produced[v],
-                            Error::InvalidProgram,
-                            "XNNPACK node %zu (%s): input %zu (value %u) is read before any "
-                            "node writes it", i, type, k, v);
-    }
+    EMBER_RETURN_IF_ERROR(resolve_operands(xn, index_of, &node, &out_id));
+    EMBER_RETURN_IF_ERROR(check_data_flow(*graph, node, out_id, *produced));
     EMBER_RETURN_IF_ERROR(check_window_geometry(*graph, node));
-    produced[node.output] = 1;
+    (*produced)[node.output] = 1;
     if (xn->output_min_max() != nullptr) {
       node.output_min = xn->output_min_max()->output_min();
       node.output_max = xn->output_min_max()->output_max();
     }
   }
+  return Error::Ok;
+}
 
-  // External inputs and outputs, in argument order.
-  for (size_t i = 0; i < num_values; ++i) {
+// External inputs and outputs, in argument order.
+Error collect_external_values(const std::vector<uint8_t>& produced, Graph* graph) {
+  for (size_t i = 0; i < graph->values.size(); ++i) {
     const Value& v = graph->values[i];
     if (v.flags & XNN_VALUE_FLAG_EXTERNAL_INPUT) graph->inputs.push_back(uint32_t(i));
     if (v.flags & XNN_VALUE_FLAG_EXTERNAL_OUTPUT) {
@@ -507,29 +536,46 @@ Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* grap
   }
   EMBER_CHECK_OR_RETURN(!graph->outputs.empty(), Error::InvalidProgram,
                         "XNNPACK graph has no output value");
-  // No dead nodes: XNNPACK's subgraph optimizer aborts on some graphs
-  // whose node outputs nobody reads (a fuzzer finding), and upstream's
-  // serializer never writes one.
-  std::vector<uint8_t> read(num_values, 0);
-  for (const Node& node : graph->nodes) {
-    for (size_t k = 0; k < node.num_inputs; ++k) {
-      if (node.inputs[k] != kInvalidId) read[node.inputs[k]] = 1;
-    }
-  }
-  for (const Node& node : graph->nodes) {
-    EMBER_CHECK_OR_RETURN(read[node.output] ||
-                              (graph->values[node.output].flags & XNN_VALUE_FLAG_EXTERNAL_OUTPUT),
-                          Error::InvalidProgram,
-                          "XNNPACK node %zu (%s): its output (value %u) is neither read by "
-                          "another node nor a graph output", node.index,
-                          node_type_name(node.type), node.output);
-  }
   auto by_external = [&](uint32_t a, uint32_t b) {
     return graph->values[a].external_id < graph->values[b].external_id;
   };
   std::sort(graph->inputs.begin(), graph->inputs.end(), by_external);
   std::sort(graph->outputs.begin(), graph->outputs.end(), by_external);
   return Error::Ok;
+}
+
+// No dead nodes: XNNPACK's subgraph optimizer aborts on some graphs whose
+// node outputs nobody reads (a fuzzer finding), and upstream's serializer
+// never writes one.
+Error check_no_dead_nodes(const Graph& graph) {
+  std::vector<uint8_t> read(graph.values.size(), 0);
+  for (const Node& node : graph.nodes) {
+    for (size_t k = 0; k < node.num_inputs; ++k) {
+      if (node.inputs[k] != kInvalidId) read[node.inputs[k]] = 1;
+    }
+  }
+  for (const Node& node : graph.nodes) {
+    EMBER_CHECK_OR_RETURN(read[node.output] ||
+                              (graph.values[node.output].flags & XNN_VALUE_FLAG_EXTERNAL_OUTPUT),
+                          Error::InvalidProgram,
+                          "XNNPACK node %zu (%s): its output (value %u) is neither read by "
+                          "another node nor a graph output", node.index,
+                          node_type_name(node.type), node.output);
+  }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error build_graph(const Payload& payload, const NamedDataMap* named, Graph* graph) {
+  const fb::XNNGraph* g = nullptr;
+  EMBER_RETURN_IF_ERROR(verified_root(payload, graph, &g));
+  std::vector<uint32_t> index_of;
+  EMBER_RETURN_IF_ERROR(parse_values(payload, g, named, graph, &index_of));
+  std::vector<uint8_t> produced(graph->values.size(), 0);
+  EMBER_RETURN_IF_ERROR(parse_nodes(g, index_of, graph, &produced));
+  EMBER_RETURN_IF_ERROR(collect_external_values(produced, graph));
+  return check_no_dead_nodes(*graph);
 }
 
 void format_dims(const size_t* dims, size_t rank, char* out, size_t size) {
