@@ -1,0 +1,8 @@
+// (Being written: the pool family. See vk_ops.h.)
+#include "backends/vulkan/ops/vk_ops.h"
+
+namespace ember::vulkan {
+
+OpFamily pool_ops() { return {nullptr, 0}; }
+
+}  // namespace ember::vulkan
