@@ -27,6 +27,9 @@ cd "$(dirname "$0")/.."
 targets_all=(program bundled_program npy runner_inputs ptd)
 # The XNNPACK blob parser, once the delegate is in the tree.
 if [ -f backends/xnnpack/xnn_payload.h ]; then targets_all+=(xnnpack_payload); fi
+# The Vulkan blob, where the delegate builds (glslc and the Vulkan headers).
+if [ -f backends/vulkan/vk_compile.h ] && command -v glslc >/dev/null &&
+   [ -f /usr/include/vulkan/vulkan.h ]; then targets_all+=(vulkan_payload); fi
 # The LLM tokenizer files, when the LLM extension can be built (its
 # libraries are installed by scripts/install_deps.sh).
 # The prompt-cache session files too, restored into a delegated tiny Llama.
@@ -62,7 +65,7 @@ CC=clang CXX=clang++ cmake -S . -B "$build_dir" -DCMAKE_BUILD_TYPE=RelWithDebInf
   -DEMBER_BUILD_FUZZERS=ON -DEMBER_BUILD_TESTS=OFF -DEMBER_BUILD_BENCHMARKS=OFF \
   "-DCMAKE_C_FLAGS_RELWITHDEBINFO=$fuzz_flags" "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=$fuzz_flags" >/dev/null
 build_targets=("${targets[@]/%/_fuzzer}")
-if [[ " ${targets[*]} " == *" xnnpack_payload "* ]]; then build_targets+=(extract_delegate_blobs); fi
+if [[ " ${targets[*]} " == *"_payload "* ]]; then build_targets+=(extract_delegate_blobs); fi
 cmake --build "$build_dir" -j"$(nproc)" --target "${build_targets[@]}"
 
 seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
@@ -106,6 +109,10 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
     xnnpack_payload)
       "$build_dir/fuzz/extract_delegate_blobs" "$dir" test/models/xnnpack/*.bpte >/dev/null
       cp test/regression/*.xnn "$dir/" 2>/dev/null || true ;;
+    vulkan_payload)
+      find test/models/vulkan -name '*.bpte' -print0 |
+        xargs -0 "$build_dir/fuzz/extract_delegate_blobs" "$dir" >/dev/null
+      cp test/regression/*.vk "$dir/" 2>/dev/null || true ;;
     session_file)
       # Sessions of the two tiny Llamas (ember_llm --prompt_cache wrote them):
       # the target restores into the legacy one.
@@ -116,7 +123,7 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
 
 max_len() {
   case $1 in
-    program | bundled_program | xnnpack_payload) echo 16384 ;;
+    program | bundled_program | xnnpack_payload | vulkan_payload) echo 16384 ;;
     tokenizer | session_file) echo 65536 ;;
     *) echo 4096 ;;
   esac
@@ -138,6 +145,7 @@ ci_runs() {
     runner_inputs) echo 600000 ;;
     ptd) echo 300000 ;;
     xnnpack_payload) echo 2000000 ;;
+    vulkan_payload) echo 500000 ;;
     tokenizer) echo 100000 ;;
     session_file) echo 100000 ;;
   esac

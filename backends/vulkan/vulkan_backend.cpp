@@ -3,42 +3,15 @@
 #include <new>
 #include <string>
 
-#include "backends/vulkan/ops/vk_ops.h"
+#include "backends/vulkan/vk_compile.h"
 #include "backends/vulkan/vk_executable.h"
 #include "backends/vulkan/vk_graph.h"
-#include "backends/vulkan/vk_payload.h"
 #include "runtime/backend/backend.h"
 #include "runtime/platform/error_message.h"
 #include "runtime/platform/log.h"
 
 namespace ember::vulkan {
 namespace {
-
-// Every operator of the chain has a builder, or NotSupported listing those
-// that do not.
-Error check_operators(const Graph& graph) {
-  std::string missing;
-  size_t count = 0;
-  for (const OpCall& op : graph.chain) {
-    if (find_op(op.name.c_str()) != nullptr) continue;
-    const std::string shown = PrintableName(op.name.c_str()).c_str();
-    if (missing.find(shown) != std::string::npos) continue;
-    missing += (count++ == 0 ? "" : ", ") + shown;
-  }
-  EMBER_CHECK_OR_RETURN(count == 0, Error::NotSupported,
-                        "VulkanBackend does not run %zu operator(s) of this program: %s", count,
-                        missing.c_str());
-  return Error::Ok;
-}
-
-Error build_all(Builder& builder) {
-  const Graph& graph = builder.graph();
-  for (size_t i = 0; i < graph.chain.size(); ++i) {
-    builder.begin_op(i);
-    EMBER_RETURN_IF_ERROR(find_op(graph.chain[i].name.c_str())->build(builder));
-  }
-  return Error::Ok;
-}
 
 class VulkanBackend final : public BackendInterface {
  public:
@@ -49,14 +22,10 @@ class VulkanBackend final : public BackendInterface {
     (void)compile_specs;
     Result<const Device*> dev = device();
     if (!dev.ok()) return dev.error();
-    Payload payload;
-    EMBER_RETURN_IF_ERROR(parse_payload(processed->data(), processed->size(), &payload));
     Graph graph;
-    EMBER_RETURN_IF_ERROR(parse_graph(payload, &graph));
-    EMBER_RETURN_IF_ERROR(check_operators(graph));
-    Builder builder(graph);
-    EMBER_RETURN_IF_ERROR(build_all(builder));
-    std::vector<Dispatch> dispatches = std::move(builder.dispatches());
+    std::vector<Dispatch> dispatches;
+    EMBER_RETURN_IF_ERROR(
+        compile_blob(processed->data(), processed->size(), &graph, &dispatches));
     Executable* exe = new (std::nothrow) Executable();
     EMBER_CHECK_OR_RETURN(exe != nullptr, Error::MemoryAllocationFailed,
                           "VulkanBackend: no memory for the delegate");
