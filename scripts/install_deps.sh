@@ -20,6 +20,8 @@ packages=(
   libsentencepiece-dev                      # LLM tokenizers: SentencePiece .model
   libpcre2-dev                              # LLM tokenizers: tiktoken / tokenizer.json regexes
   ccache                                    # compiler cache (CMakeLists.txt, build_xnnpack.sh)
+  glslc libvulkan-dev                       # Vulkan delegate: shaders and headers at build time
+  libvulkan1 mesa-vulkan-drivers            # a Vulkan device on any machine (lavapipe) for its tests
 )
 
 # A distribution that ships an XNNPACK newer than the pinned one: take it

@@ -137,8 +137,8 @@ Error Builder::dispatch(const char* shader, const std::vector<int32_t>& tensors,
   if (push_size > kMaxPush) return invalid("push constants over 128 bytes (a builder bug)");
   for (int32_t id : tensors) {
     if (id < 0 || size_t(id) >= graph_.values.size() ||
-        value(id).kind != ValueKind::Tensor) {
-      return invalid("dispatch binds a value that is not a tensor");
+        (value(id).kind != ValueKind::Tensor && value(id).kind != ValueKind::SymInt)) {
+      return invalid("dispatch binds a value that is neither a tensor nor a SymInt");
     }
   }
   Dispatch d;

@@ -15,8 +15,13 @@
 //     push constants (at most kMaxPush bytes) and runs `threads`
 //     invocations (the shader reads its count from the push constants and
 //     finds its index with ember_index(), shaders/common.glsl);
-//   - dispatch_once() does the same once at init (prepacking a constant into
-//     a tensor that later steps update, such as a KV cache).
+//   - dispatch(..., once = true) does the same once at init (prepacking a
+//     constant into a tensor that later steps update, such as a KV cache).
+//
+// SymInt values (integers known only at run time: the position a KV cache
+// is written at) live on the device too, as one int32 each, so a dispatch
+// may bind a SymInt where it binds a tensor; an operator that produces one
+// (et_vk.select_as_symint) writes it there and later dispatches read it.
 #pragma once
 
 #include <cstddef>

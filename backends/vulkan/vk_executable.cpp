@@ -55,6 +55,11 @@ Error Executable::plan_memory() {
   const uint64_t max_range = device_->properties.limits.maxStorageBufferRange;
   for (size_t i = 0; i < graph_.values.size(); ++i) {
     const Value& v = graph_.values[i];
+    if (v.kind == ValueKind::SymInt) {  // one int32, its export-time value
+      slots_[i] = Slot{cursor, 4, true};
+      cursor = align_up(cursor + 4);
+      continue;
+    }
     if (v.kind != ValueKind::Tensor) continue;
     Slot& s = slots_[i];
     s.bytes = slot_bytes(v.tensor);
@@ -113,6 +118,10 @@ Error Executable::allocate() {
 Error Executable::upload_constants(const NamedDataMap* named) {
   for (size_t i = 0; i < graph_.values.size(); ++i) {
     const Value& v = graph_.values[i];
+    if (v.kind == ValueKind::SymInt) {
+      std::memcpy(mapped_ + slots_[i].offset, &v.symint_value, 4);
+      continue;
+    }
     if (v.kind != ValueKind::Tensor || v.tensor.constant_id < 0) continue;
     const size_t need = size_t(v.tensor.numel) * dtype_bytes(v.tensor.dtype);
     FreeableBuffer bytes;

@@ -8,7 +8,8 @@ namespace {
 using FamilyFn = OpFamily (*)();
 
 const FamilyFn kFamilies[] = {binary_ops, copy_ops,   conv_ops,   pool_ops,   matmul_ops,
-                              norm_ops,   reduce_ops, unary_ops,  layout_ops, gather_ops};
+                              norm_ops,   reduce_ops, unary_ops,  layout_ops, gather_ops,
+                              llm_ops};
 
 }  // namespace
 

@@ -39,5 +39,6 @@ OpFamily reduce_ops();     // vk_op_reduce.cpp: mean, sum, amax
 OpFamily unary_ops();      // vk_op_unary.cpp: activations and maths
 OpFamily layout_ops();     // vk_op_layout.cpp: permute, slice, select, cat, expand
 OpFamily gather_ops();     // vk_op_gather.cpp: embedding, full, arange, where
+OpFamily llm_ops();        // vk_op_llm.cpp: select_as_symint, sdpa_with_kv_cache, rope
 
 }  // namespace ember::vulkan
