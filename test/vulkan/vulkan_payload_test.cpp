@@ -6,10 +6,12 @@
 // backend on the machine's Vulkan device, when it has one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <vector>
 
+#include "backends/vulkan/ops/vk_ops.h"
 #include "backends/vulkan/vk_compile.h"
 #include "backends/vulkan/vk_device.h"
 #include "backends/vulkan/vulkan_backend.h"
@@ -190,6 +192,26 @@ TEST(VulkanBackendRun, AddBroadcastsOnTheDevice) {
   EXPECT_EQ(backend->execute(exec, *h, Span<EValue*>(bad, 3)), Error::InvalidArgument);
   EXPECT_NE(message().find("VulkanBackend input 0"), std::string::npos) << message();
   backend->destroy(*h);
+}
+
+}  // namespace
+}  // namespace ember::vulkan
+
+namespace ember::vulkan {
+namespace {
+
+// The operator table is one table: every name has exactly one row, so
+// which builder runs a name is never decided by family order.
+TEST(VulkanOps, EveryNameHasOneRow) {
+  std::vector<std::string> names;
+  for_each_op([](const OpEntry& row, void* ctx) {
+    static_cast<std::vector<std::string>*>(ctx)->push_back(row.name);
+  }, &names);
+  EXPECT_GT(names.size(), 100u);
+  std::sort(names.begin(), names.end());
+  for (size_t i = 1; i < names.size(); ++i) {
+    EXPECT_NE(names[i - 1], names[i]) << "two rows for " << names[i];
+  }
 }
 
 }  // namespace

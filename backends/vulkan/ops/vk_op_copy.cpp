@@ -1,7 +1,7 @@
 // Copies that keep the element order: et_vk.prepack (a constant into the
 // tensor the graph computes with, once at init), view_copy / _unsafe_view
 // / clone / alias_copy / unsqueeze_copy / squeeze_copy (a contiguous
-// buffer is its own view), _to_copy between float types.
+// buffer is its own view). Casts (_to_copy) are unary operators.
 #include "backends/vulkan/ops/vk_op_copy.h"
 
 #include "backends/vulkan/ops/vk_ops.h"
