@@ -1,6 +1,8 @@
 #include "backends/vulkan/vk_compile.h"
 
+#include <algorithm>
 #include <string>
+#include <vector>
 
 #include "backends/vulkan/ops/vk_ops.h"
 #include "backends/vulkan/vk_payload.h"
@@ -10,18 +12,20 @@ namespace ember::vulkan {
 namespace {
 
 Error check_operators(const Graph& graph) {
-  std::string missing;
-  size_t count = 0;
+  std::vector<std::string> missing;
   for (const OpCall& op : graph.chain) {
     if (find_op(op.name.c_str()) != nullptr) continue;
     const std::string shown = PrintableName(op.name.c_str()).c_str();
-    if ((", " + missing + ", ").find(", " + shown + ", ") != std::string::npos) continue;
-    missing += (count++ == 0 ? "" : ", ") + shown;
+    if (std::find(missing.begin(), missing.end(), shown) == missing.end()) {
+      missing.push_back(shown);
+    }
   }
-  EMBER_CHECK_OR_RETURN(count == 0, Error::NotSupported,
-                        "VulkanBackend does not run %zu operator(s) of this program: %s", count,
-                        missing.c_str());
-  return Error::Ok;
+  if (missing.empty()) return Error::Ok;
+  std::string list;
+  for (const std::string& name : missing) list += (list.empty() ? "'" : ", '") + name + "'";
+  EMBER_CHECK_OR_RETURN(false, Error::NotSupported,
+                        "VulkanBackend does not run %zu operator(s) of this program: %s",
+                        missing.size(), list.c_str());
 }
 
 // Every tensor a dispatch binds must have a place; inputs and outputs too.
@@ -29,7 +33,10 @@ Error build_all(Builder& builder) {
   const Graph& graph = builder.graph();
   for (size_t i = 0; i < graph.chain.size(); ++i) {
     builder.begin_op(i);
-    EMBER_RETURN_IF_ERROR(find_op(graph.chain[i].name.c_str())->build(builder));
+    const OpEntry* row = find_op(graph.chain[i].name.c_str());
+    EMBER_CHECK_OR_RETURN(row != nullptr, Error::NotSupported,
+                          "VulkanBackend operator %zu has no builder", i);
+    EMBER_RETURN_IF_ERROR(row->build(builder));
   }
   return Error::Ok;
 }

@@ -220,6 +220,8 @@ Error parse_chain(const fb::VkGraph* g, Graph* graph) {
     OpCall& op = graph->chain[i];
     op.node_id = call->node_id();
     op.name.assign(call->name()->c_str(), call->name()->size());
+    EMBER_CHECK_OR_RETURN(std::strlen(op.name.c_str()) == op.name.size(), Error::InvalidProgram,
+                          "VulkanBackend operator %zu: its name holds a NUL byte", i);
     copy_items(call->args(), &op.args);
     for (size_t a = 0; a < op.args.size(); ++a) {
       if (op.args[a] >= 0 && size_t(op.args[a]) < graph->values.size()) continue;

@@ -47,7 +47,8 @@ std::vector<uint8_t> serialize(const Spec& s) {
     values.push_back(fb::CreateVkValue(b, fb::GraphTypes::VkTensor, t.Union()));
   }
   values.push_back(fb::CreateVkValue(b, fb::GraphTypes::Int, fb::CreateInt(b, 1).Union()));
-  auto call = fb::CreateOperatorCallDirect(b, 0, s.op.c_str(), &s.args);
+  auto call = fb::CreateOperatorCall(b, 0, b.CreateString(s.op.data(), s.op.size()),
+                                     b.CreateVector(s.args));
   std::vector<flatbuffers::Offset<fb::OperatorCall>> chain = {call};
   auto graph = fb::CreateVkGraphDirect(b, "0", &chain, &values, &s.inputs, &s.outputs);
   b.Finish(graph, s.identifier);
@@ -212,6 +213,25 @@ TEST(VulkanOps, EveryNameHasOneRow) {
   for (size_t i = 1; i < names.size(); ++i) {
     EXPECT_NE(names[i - 1], names[i]) << "two rows for " << names[i];
   }
+}
+
+}  // namespace
+}  // namespace ember::vulkan
+
+namespace ember::vulkan {
+namespace {
+
+// Found by vulkan_payload_fuzzer: an operator whose name prints as nothing
+// slipped past the unknown-operator check and reached a null row.
+TEST(VulkanPayload, EmptyAndNulNamesAreRefused) {
+  Spec s;
+  s.op = "";
+  EXPECT_EQ(compile(serialize(s)), Error::NotSupported);
+  EXPECT_NE(message().find("1 operator(s) of this program: ''"), std::string::npos)
+      << message();
+  s.op = std::string("aten.add.Tensor\0x", 17);
+  EXPECT_EQ(compile(serialize(s)), Error::InvalidProgram);
+  EXPECT_NE(message().find("NUL byte"), std::string::npos) << message();
 }
 
 }  // namespace
