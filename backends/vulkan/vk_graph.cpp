@@ -106,13 +106,51 @@ void copy_items(const Vec* v, std::vector<T>* out) {
   for (uint32_t i = 0; i < v->size(); ++i) out->push_back(T(v->Get(i)));
 }
 
+Error parse_list(const fb::VkValue* v, size_t index, size_t num_values, Value* out) {
+  switch (v->value_type()) {
+    case fb::GraphTypes::IntList:
+      out->kind = ValueKind::IntList;
+      copy_items(v->value_as_IntList()->items(), &out->ints);
+      return Error::Ok;
+    case fb::GraphTypes::DoubleList:
+      out->kind = ValueKind::DoubleList;
+      copy_items(v->value_as_DoubleList()->items(), &out->doubles);
+      return Error::Ok;
+    case fb::GraphTypes::BoolList:
+      out->kind = ValueKind::BoolList;
+      copy_items(v->value_as_BoolList()->items(), &out->ints);
+      return Error::Ok;
+    default:
+      break;
+  }
+  out->kind = ValueKind::ValueList;
+  copy_items(v->value_as_ValueList()->items(), &out->items);
+  for (size_t i = 0; i < out->items.size(); ++i) {
+    EMBER_CHECK_OR_RETURN(out->items[i] >= 0 && size_t(out->items[i]) < num_values,
+                          Error::InvalidProgram,
+                          "VulkanBackend value %zu: list item %zu is id %d, outside the "
+                          "%zu values", index, i, int(out->items[i]), num_values);
+  }
+  return Error::Ok;
+}
+
 Error parse_value(const fb::VkValue* v, size_t index, size_t num_values, size_t num_constants,
                   Value* out) {
   EMBER_CHECK_OR_RETURN(v != nullptr, Error::InvalidProgram,
                         "VulkanBackend value %zu is missing", index);
-  switch (v->value_type()) {
-    case fb::GraphTypes::NONE:
-    case fb::GraphTypes::Null: out->kind = ValueKind::Null; return Error::Ok;
+  const fb::GraphTypes type = v->value_type();
+  if (type == fb::GraphTypes::NONE || type == fb::GraphTypes::Null) {
+    out->kind = ValueKind::Null;
+    return Error::Ok;
+  }
+  EMBER_CHECK_OR_RETURN(type <= fb::GraphTypes::MAX, Error::InvalidProgram,
+                        "VulkanBackend value %zu has union type %d, not one Ember knows", index,
+                        int(type));
+  // A union member's table may be absent even when its type is set.
+  EMBER_CHECK_OR_RETURN(v->value() != nullptr, Error::InvalidProgram,
+                        "VulkanBackend value %zu: union type %d without its table", index,
+                        int(type));
+  switch (type) {
     case fb::GraphTypes::Int:
       out->kind = ValueKind::Int;
       out->int_value = v->value_as_Int()->int_val();
@@ -128,28 +166,6 @@ Error parse_value(const fb::VkValue* v, size_t index, size_t num_values, size_t 
     case fb::GraphTypes::VkTensor:
       out->kind = ValueKind::Tensor;
       return parse_tensor(v->value_as_VkTensor(), index, num_constants, &out->tensor);
-    case fb::GraphTypes::IntList:
-      out->kind = ValueKind::IntList;
-      copy_items(v->value_as_IntList()->items(), &out->ints);
-      return Error::Ok;
-    case fb::GraphTypes::DoubleList:
-      out->kind = ValueKind::DoubleList;
-      copy_items(v->value_as_DoubleList()->items(), &out->doubles);
-      return Error::Ok;
-    case fb::GraphTypes::BoolList:
-      out->kind = ValueKind::BoolList;
-      copy_items(v->value_as_BoolList()->items(), &out->ints);
-      return Error::Ok;
-    case fb::GraphTypes::ValueList:
-      out->kind = ValueKind::ValueList;
-      copy_items(v->value_as_ValueList()->items(), &out->items);
-      for (size_t i = 0; i < out->items.size(); ++i) {
-        EMBER_CHECK_OR_RETURN(out->items[i] >= 0 && size_t(out->items[i]) < num_values,
-                              Error::InvalidProgram,
-                              "VulkanBackend value %zu: list item %zu is id %d, outside the "
-                              "%zu values", index, i, int(out->items[i]), num_values);
-      }
-      return Error::Ok;
     case fb::GraphTypes::String: {
       out->kind = ValueKind::String;
       const auto* s = v->value_as_String()->string_val();
@@ -160,10 +176,9 @@ Error parse_value(const fb::VkValue* v, size_t index, size_t num_values, size_t 
       out->kind = ValueKind::SymInt;
       out->symint_value = v->value_as_SymInt()->value();
       return Error::Ok;
+    default:
+      return parse_list(v, index, num_values, out);
   }
-  EMBER_CHECK_OR_RETURN(false, Error::InvalidProgram,
-                        "VulkanBackend value %zu has union type %d, not one Ember knows",
-                            index, int(v->value_type()));
 }
 
 Error parse_constants(const Payload& payload, const fb::VkGraph* g, Graph* graph) {
