@@ -35,6 +35,7 @@ struct Spec {
   std::vector<uint32_t> outputs = {2};
   int32_t constant_id = -1;  // of tensor 1
   bool alpha_is_tensor_id = false;
+  bool tensor_without_table = false;  // value 0's union type set, table absent
   const char* identifier = "VK00";
 };
 
@@ -44,7 +45,9 @@ std::vector<uint8_t> serialize(const Spec& s) {
   for (size_t i = 0; i < s.tensor_dims.size(); ++i) {
     auto t = fb::CreateVkTensorDirect(b, fb::VkDataType::FLOAT32, &s.tensor_dims[i],
                                       i == 1 ? s.constant_id : -1, -1);
-    values.push_back(fb::CreateVkValue(b, fb::GraphTypes::VkTensor, t.Union()));
+    values.push_back(fb::CreateVkValue(
+        b, fb::GraphTypes::VkTensor,
+        i == 0 && s.tensor_without_table ? flatbuffers::Offset<void>() : t.Union()));
   }
   values.push_back(fb::CreateVkValue(b, fb::GraphTypes::Int, fb::CreateInt(b, 1).Union()));
   auto call = fb::CreateOperatorCall(b, 0, b.CreateString(s.op.data(), s.op.size()),
@@ -232,6 +235,21 @@ TEST(VulkanPayload, EmptyAndNulNamesAreRefused) {
   s.op = std::string("aten.add.Tensor\0x", 17);
   EXPECT_EQ(compile(serialize(s)), Error::InvalidProgram);
   EXPECT_NE(message().find("NUL byte"), std::string::npos) << message();
+}
+
+}  // namespace
+}  // namespace ember::vulkan
+
+namespace ember::vulkan {
+namespace {
+
+// Found by vulkan_payload_fuzzer: a union type without its table.
+TEST(VulkanPayload, UnionTypeWithoutTableIsRefused) {
+  Spec s;
+  s.tensor_without_table = true;
+  EXPECT_EQ(compile(serialize(s)), Error::InvalidProgram);
+  EXPECT_NE(message().find("value 0: union type 5 without its table"), std::string::npos)
+      << message();
 }
 
 }  // namespace
