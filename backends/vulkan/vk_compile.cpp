@@ -6,6 +6,7 @@
 
 #include "backends/vulkan/ops/vk_ops.h"
 #include "backends/vulkan/vk_payload.h"
+#include "backends/vulkan/vk_shapes.h"
 #include "runtime/platform/error_message.h"
 
 namespace ember::vulkan {
@@ -43,16 +44,24 @@ Error build_all(Builder& builder) {
 
 }  // namespace
 
-Error compile_blob(const void* data, size_t size, Graph* graph,
-                   std::vector<Dispatch>* dispatches) {
-  Payload payload;
-  EMBER_RETURN_IF_ERROR(parse_payload(data, size, &payload));
-  EMBER_RETURN_IF_ERROR(parse_graph(payload, graph));
-  EMBER_RETURN_IF_ERROR(check_operators(*graph));
-  Builder builder(*graph);
+Error build_dispatches(const Graph& graph, std::vector<Dispatch>* dispatches) {
+  Builder builder(graph);
   EMBER_RETURN_IF_ERROR(build_all(builder));
   *dispatches = std::move(builder.dispatches());
   return Error::Ok;
+}
+
+Error compile_blob(const void* data, size_t size, Graph* bounds, Graph* current,
+                   std::vector<Dispatch>* dispatches) {
+  Payload payload;
+  EMBER_RETURN_IF_ERROR(parse_payload(data, size, &payload));
+  EMBER_RETURN_IF_ERROR(parse_graph(payload, bounds));
+  EMBER_RETURN_IF_ERROR(check_operators(*bounds));
+  *current = *bounds;
+  if (has_runtime_shapes(*bounds)) {
+    EMBER_RETURN_IF_ERROR(propagate_shapes(*bounds, ShapeInputs(), current));
+  }
+  return build_dispatches(*current, dispatches);
 }
 
 }  // namespace ember::vulkan

@@ -13,7 +13,14 @@
 
 namespace ember::vulkan {
 
-Error compile_blob(const void* data, size_t size, Graph* graph,
+// `bounds` gets the graph as stored (each tensor's largest shape);
+// `current` the same with shapes propagated from the stored input shapes
+// (vk_shapes.h) when the program has run-time shapes; the dispatches are
+// built from `current`.
+Error compile_blob(const void* data, size_t size, Graph* bounds, Graph* current,
                    std::vector<Dispatch>* dispatches);
+
+// Runs every operator's builder over `graph` (shapes already current).
+Error build_dispatches(const Graph& graph, std::vector<Dispatch>* dispatches);
 
 }  // namespace ember::vulkan

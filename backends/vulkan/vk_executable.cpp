@@ -4,7 +4,9 @@
 #include <map>
 
 #include "backends/vulkan/vk_io.h"
+#include "backends/vulkan/vk_compile.h"
 #include "backends/vulkan/vk_pipeline.h"
+#include "backends/vulkan/vk_shapes.h"
 #include "runtime/core/tensor.h"
 #include "runtime/platform/clock.h"
 #include "runtime/platform/error_message.h"
@@ -37,9 +39,9 @@ Executable::~Executable() {
 }
 
 Error Executable::plan_memory() {
-  slots_.assign(graph_.values.size(), Slot());
+  slots_.assign(bounds_.values.size(), Slot());
   std::map<int32_t, uint64_t> shared_bytes;
-  for (const Value& v : graph_.values) {
+  for (const Value& v : bounds_.values) {
     if (v.kind != ValueKind::Tensor || v.tensor.mem_obj_id < 0 || v.tensor.constant_id >= 0) {
       continue;
     }
@@ -53,8 +55,8 @@ Error Executable::plan_memory() {
     cursor = align_up(cursor + entry.second);
   }
   const uint64_t max_range = device_->properties.limits.maxStorageBufferRange;
-  for (size_t i = 0; i < graph_.values.size(); ++i) {
-    const Value& v = graph_.values[i];
+  for (size_t i = 0; i < bounds_.values.size(); ++i) {
+    const Value& v = bounds_.values[i];
     if (v.kind == ValueKind::SymInt) {  // one int32, its export-time value
       slots_[i] = Slot{cursor, 4, true};
       cursor = align_up(cursor + 4);
@@ -118,7 +120,7 @@ Error Executable::allocate() {
 Error Executable::upload_constants(const NamedDataMap* named) {
   for (size_t i = 0; i < graph_.values.size(); ++i) {
     const Value& v = graph_.values[i];
-    if (v.kind == ValueKind::SymInt) {
+    if (v.kind == ValueKind::SymInt) {  // as propagated (0 where only the device knows)
       std::memcpy(mapped_ + slots_[i].offset, &v.symint_value, 4);
       continue;
     }
@@ -138,6 +140,8 @@ Error Executable::upload_constants(const NamedDataMap* named) {
 
 Error Executable::create_descriptors() {
   const Functions& vk = device_->vk;
+  if (pool_ != VK_NULL_HANDLE) vk.vkDestroyDescriptorPool(device_->device, pool_, nullptr);
+  pool_ = VK_NULL_HANDLE;
   uint32_t bindings = 0;
   for (const Dispatch& d : dispatches_) bindings += uint32_t(d.tensors.size());
   VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, bindings == 0 ? 1 : bindings};
@@ -248,17 +252,36 @@ Error Executable::run_once() {
   return err;
 }
 
-Error Executable::init(const Device& device, Graph&& graph, std::vector<Dispatch>&& dispatches,
-                       const NamedDataMap* named) {
+Error Executable::create_queries() {
+  timed_ = 0;
+  for (const Dispatch& d : dispatches_) timed_ += d.once ? 0 : 1;
+  const Functions& vk = device_->vk;
+  if (queries_ != VK_NULL_HANDLE) vk.vkDestroyQueryPool(device_->device, queries_, nullptr);
+  queries_ = VK_NULL_HANDLE;
+  if (device_->timestamp_ns <= 0) return Error::Ok;
+  VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+  q.queryType = VK_QUERY_TYPE_TIMESTAMP;
+  q.queryCount = timed_ + 1;
+  if (vk.vkCreateQueryPool(device_->device, &q, nullptr, &queries_) != VK_SUCCESS) {
+    queries_ = VK_NULL_HANDLE;  // run untimed
+  }
+  return Error::Ok;
+}
+
+Error Executable::init(const Device& device, Graph&& bounds, Graph&& current,
+                       std::vector<Dispatch>&& dispatches, const NamedDataMap* named) {
   device_ = &device;
-  graph_ = std::move(graph);
+  bounds_ = std::move(bounds);
+  graph_ = std::move(current);
   dispatches_ = std::move(dispatches);
+  dynamic_ = has_runtime_shapes(bounds_);
   const Functions& vk = device.vk;
   EMBER_RETURN_IF_ERROR(plan_memory());
   EMBER_RETURN_IF_ERROR(allocate());
   EMBER_RETURN_IF_ERROR(upload_constants(named));
   EMBER_RETURN_IF_ERROR(create_descriptors());
   VkCommandPoolCreateInfo pool{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
+  pool.flags = VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool.queueFamilyIndex = device.queue_family;
   EMBER_CHECK_OR_RETURN(
       vk.vkCreateCommandPool(device.device, &pool, nullptr, &command_pool_) == VK_SUCCESS,
@@ -266,15 +289,7 @@ Error Executable::init(const Device& device, Graph&& graph, std::vector<Dispatch
   VkFenceCreateInfo fence{VK_STRUCTURE_TYPE_FENCE_CREATE_INFO};
   EMBER_CHECK_OR_RETURN(vk.vkCreateFence(device.device, &fence, nullptr, &fence_) == VK_SUCCESS,
                         Error::Internal, "VulkanBackend: vkCreateFence failed");
-  for (const Dispatch& d : dispatches_) timed_ += d.once ? 0 : 1;
-  if (device.timestamp_ns > 0) {
-    VkQueryPoolCreateInfo q{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    q.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    q.queryCount = timed_ + 1;
-    if (vk.vkCreateQueryPool(device.device, &q, nullptr, &queries_) != VK_SUCCESS) {
-      queries_ = VK_NULL_HANDLE;  // run untimed
-    }
-  }
+  EMBER_RETURN_IF_ERROR(create_queries());
   EMBER_RETURN_IF_ERROR(run_once());
   VkCommandBufferAllocateInfo alloc{VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO};
   alloc.commandPool = command_pool_;
@@ -282,6 +297,82 @@ Error Executable::init(const Device& device, Graph&& graph, std::vector<Dispatch
   alloc.commandBufferCount = 1;
   EMBER_CHECK_OR_RETURN(vk.vkAllocateCommandBuffers(device.device, &alloc, &cmd_) == VK_SUCCESS,
                         Error::Internal, "VulkanBackend: command buffer allocation failed");
+  return record(cmd_, /*once=*/false);
+}
+
+namespace {
+
+struct InputLookup {
+  const Graph* graph;
+  Span<EValue*> args;
+};
+
+bool input_tensor(void* context, uint32_t id, Tensor* out) {
+  const InputLookup* l = static_cast<const InputLookup*>(context);
+  for (size_t i = 0; i < l->graph->input_ids.size(); ++i) {
+    if (l->graph->input_ids[i] == id && l->args[i] != nullptr && l->args[i]->is_tensor()) {
+      *out = l->args[i]->to_tensor();
+      return true;
+    }
+  }
+  return false;
+}
+
+void flatten_shapes(const Graph& g, std::vector<int64_t>* out) {
+  out->clear();
+  for (const Value& v : g.values) {
+    if (v.kind == ValueKind::Tensor) {
+      out->insert(out->end(), v.tensor.sizes, v.tensor.sizes + v.tensor.rank);
+    } else if (v.kind == ValueKind::SymInt) {
+      out->push_back(v.symint_value);
+    }
+  }
+}
+
+}  // namespace
+
+// This call's shapes and SymInts into graph_; *changed when they differ
+// from the last build's.
+Error Executable::update_shapes(Span<EValue*> args, bool* changed) {
+  for (size_t i = 0; i < bounds_.values.size(); ++i) {
+    graph_.values[i].tensor = bounds_.values[i].tensor;
+    graph_.values[i].symint_value = bounds_.values[i].symint_value;
+  }
+  for (size_t i = 0; i < graph_.input_ids.size(); ++i) {
+    Value& v = graph_.values[graph_.input_ids[i]];
+    if (v.kind != ValueKind::Tensor) continue;
+    EMBER_CHECK_OR_RETURN(args[i] != nullptr && args[i]->is_tensor(), Error::InvalidArgument,
+                          "VulkanBackend input %zu is not a tensor", i);
+    const Tensor& t = args[i]->to_tensor();
+    EMBER_CHECK_OR_RETURN(t.dim() == v.tensor.rank && t.numel() <= v.tensor.numel,
+                          Error::InvalidArgument,
+                          "VulkanBackend input %zu: shape outside the program's bound (rank "
+                          "%u, at most %lld elements)", i, v.tensor.rank,
+                          static_cast<long long>(v.tensor.numel));
+    for (size_t d = 0; d < t.dim(); ++d) v.tensor.sizes[d] = t.sizes()[d];
+    v.tensor.numel = t.numel();
+  }
+  InputLookup lookup{&graph_, args};
+  ShapeInputs inputs{input_tensor, &lookup};
+  EMBER_RETURN_IF_ERROR(propagate_shapes(bounds_, inputs, &graph_));
+  std::vector<int64_t> signature;
+  flatten_shapes(graph_, &signature);
+  *changed = signature != signature_;
+  signature_ = std::move(signature);
+  return Error::Ok;
+}
+
+// The builders over graph_'s shapes, new descriptor sets, a new recording.
+Error Executable::rebuild() {
+  std::vector<Dispatch> dispatches;
+  EMBER_RETURN_IF_ERROR(build_dispatches(graph_, &dispatches));
+  dispatches_ = std::move(dispatches);
+  EMBER_RETURN_IF_ERROR(create_descriptors());
+  EMBER_RETURN_IF_ERROR(create_queries());
+  for (size_t i = 0; i < graph_.values.size(); ++i) {  // host-known SymInts
+    const Value& v = graph_.values[i];
+    if (v.kind == ValueKind::SymInt) std::memcpy(mapped_ + slots_[i].offset, &v.symint_value, 4);
+  }
   return record(cmd_, /*once=*/false);
 }
 
@@ -348,6 +439,16 @@ void Executable::report_times(EventTracer* tracer) {
 }
 
 Error Executable::execute(Span<EValue*> args, EventTracer* tracer) {
+  EMBER_CHECK_OR_RETURN(args.size() == graph_.input_ids.size() + graph_.output_ids.size(),
+                        Error::InvalidArgument,
+                        "VulkanBackend: call passes %zu values, the graph has %zu inputs and "
+                        "%zu outputs", args.size(), graph_.input_ids.size(),
+                        graph_.output_ids.size());
+  if (dynamic_) {
+    bool changed = false;
+    EMBER_RETURN_IF_ERROR(update_shapes(args, &changed));
+    if (changed) EMBER_RETURN_IF_ERROR(rebuild());
+  }
   EMBER_RETURN_IF_ERROR(copy_inputs(args));
   EMBER_RETURN_IF_ERROR(device_->submit(cmd_, fence_));
   const Functions& vk = device_->vk;

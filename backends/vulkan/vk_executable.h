@@ -8,8 +8,13 @@
 // 256-byte boundary (every device's storage-buffer offset alignment).
 //
 // Execution copies the inputs in (converting dtypes, see vk_builder.h),
-// submits the command buffer, waits, and copies the outputs out. Shapes are
-// those the program stored; an input of another shape is refused.
+// submits the command buffer, waits, and copies the outputs out. A program
+// without SymInts has fixed shapes: an input of another shape is refused.
+// One with SymInts (dynamic shapes, a Llama's input position) gets its
+// shapes and host-known SymInts propagated from each call's inputs
+// (vk_shapes.h); when they differ from the last call's, the builders run
+// again and the command buffer is recorded again (memory stays as planned
+// for the stored, largest shapes).
 #pragma once
 
 #include <cstdint>
@@ -40,8 +45,10 @@ class Executable {
 
   // Takes the graph and the builders' dispatches; uploads constants from
   // the blob or `named`.
-  Error init(const Device& device, Graph&& graph, std::vector<Dispatch>&& dispatches,
-             const NamedDataMap* named);
+  // `bounds`: the graph as stored; `current`: with the shapes the
+  // dispatches were built for.
+  Error init(const Device& device, Graph&& bounds, Graph&& current,
+             std::vector<Dispatch>&& dispatches, const NamedDataMap* named);
 
   // `args`: the delegate's inputs then outputs, as the runtime passes them.
   Error execute(Span<EValue*> args, EventTracer* tracer);
@@ -54,6 +61,9 @@ class Executable {
   Error allocate();
   Error upload_constants(const NamedDataMap* named);
   Error create_descriptors();
+  Error create_queries();
+  Error update_shapes(Span<EValue*> args, bool* changed);
+  Error rebuild();
   Error record(VkCommandBuffer cmd, bool once);
   Error run_once();
   Error copy_inputs(Span<EValue*> args);
@@ -61,7 +71,10 @@ class Executable {
   void report_times(EventTracer* tracer);
 
   const Device* device_ = nullptr;
-  Graph graph_;
+  Graph bounds_;  // as stored: the largest shapes, what memory is planned for
+  Graph graph_;   // the shapes and SymInt values of the last build
+  bool dynamic_ = false;
+  std::vector<int64_t> signature_;  // graph_'s shapes and SymInts, flattened
   std::vector<Dispatch> dispatches_;
   std::vector<Slot> slots_;  // per value id
   std::vector<VkDescriptorSet> sets_;

@@ -22,15 +22,16 @@ class VulkanBackend final : public BackendInterface {
     (void)compile_specs;
     Result<const Device*> dev = device();
     if (!dev.ok()) return dev.error();
-    Graph graph;
+    Graph bounds;
+    Graph current;
     std::vector<Dispatch> dispatches;
     EMBER_RETURN_IF_ERROR(
-        compile_blob(processed->data(), processed->size(), &graph, &dispatches));
+        compile_blob(processed->data(), processed->size(), &bounds, &current, &dispatches));
     Executable* exe = new (std::nothrow) Executable();
     EMBER_CHECK_OR_RETURN(exe != nullptr, Error::MemoryAllocationFailed,
                           "VulkanBackend: no memory for the delegate");
-    const Error err = exe->init(**dev, std::move(graph), std::move(dispatches),
-                                context.named_data());
+    const Error err = exe->init(**dev, std::move(bounds), std::move(current),
+                                std::move(dispatches), context.named_data());
     if (err != Error::Ok) {
       delete exe;
       return err;

@@ -64,16 +64,18 @@ std::vector<uint8_t> serialize(const Spec& s) {
   put32(10, uint32_t(kVulkanHeaderSize));
   put32(14, b.GetSize());
   put32(18, uint32_t(kVulkanHeaderSize + b.GetSize()));
-  blob.insert(blob.end(), b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
+  blob.resize(kVulkanHeaderSize + b.GetSize());
+  std::memcpy(blob.data() + kVulkanHeaderSize, b.GetBufferPointer(), b.GetSize());
   return blob;
 }
 
 Error compile(const std::vector<uint8_t>& blob, size_t* dispatches = nullptr) {
   std::vector<uint64_t> aligned(blob.size() / 8 + 1);
   std::memcpy(aligned.data(), blob.data(), blob.size());
-  Graph graph;
+  Graph bounds;
+  Graph current;
   std::vector<Dispatch> d;
-  const Error err = compile_blob(aligned.data(), blob.size(), &graph, &d);
+  const Error err = compile_blob(aligned.data(), blob.size(), &bounds, &current, &d);
   if (dispatches != nullptr) *dispatches = d.size();
   return err;
 }
