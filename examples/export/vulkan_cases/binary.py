@@ -51,6 +51,42 @@ CASES = [
 ]
 
 
+class DynamicSeq(nn.Module):
+    """Linear, ReLU, a residual add and softmax over a sequence whose length
+    is dynamic (1 to 12): the delegate propagates shapes per call."""
+
+    def __init__(self):
+        super().__init__()
+        torch.manual_seed(5)
+        self.fc = nn.Linear(16, 16)
+
+    def forward(self, x):
+        y = torch.relu(self.fc(x)) + x
+        return torch.softmax(y.view(1, -1, 4, 4).permute(0, 2, 1, 3), dim=-1)
+
+
+def export_dynamic(out):
+    """binary_dynamic_seq.bpte: test cases of sequence length 5, 12 and 1."""
+    from executorch.backends.vulkan.partitioner.vulkan_partitioner import VulkanPartitioner
+    from executorch.exir import to_edge_transform_and_lower
+    from export_vulkan import bundle, decode, portable_ops
+
+    module = DynamicSeq().eval()
+    seq = torch.export.Dim("seq", min=1, max=12)
+    ep = torch.export.export(module, (r(1, 5, 16),), dynamic_shapes=({1: seq},), strict=False)
+    prog = to_edge_transform_and_lower(ep, partitioner=[VulkanPartitioner()]).to_executorch()
+    program, _, blobs = decode(prog.buffer)
+    if len(blobs) != 1 or portable_ops(program):
+        raise RuntimeError(f"dynamic_seq: {len(blobs)} delegates, portable {portable_ops(program)}")
+    inputs = [(r(1, n, 16),) for n in (5, 12, 1)]
+    with torch.no_grad():
+        expected = [[module(*a)] for a in inputs]
+    path = os.path.join(out, "binary_dynamic_seq.bpte")
+    with open(path, "wb") as f:
+        f.write(bundle(prog, inputs, expected))
+    print(f"binary_dynamic_seq -> {path}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "test", "models", "vulkan", "ops"))
@@ -59,6 +95,7 @@ def main():
     for case in CASES:
         n, portable, counts, written = export_case(case, args.out)
         print(f"{case.name}: {dict(counts)} -> {written}")
+    export_dynamic(args.out)
 
 
 if __name__ == "__main__":
