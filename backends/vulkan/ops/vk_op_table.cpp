@@ -9,7 +9,7 @@ using FamilyFn = OpFamily (*)();
 
 const FamilyFn kFamilies[] = {binary_ops, copy_ops,   conv_ops,   pool_ops,   matmul_ops,
                               norm_ops,   reduce_ops, unary_ops,  layout_ops, gather_ops,
-                              llm_ops};
+                              llm_ops,    symint_ops, quant_ops};
 
 }  // namespace
 

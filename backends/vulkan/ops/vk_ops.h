@@ -40,5 +40,7 @@ OpFamily unary_ops();      // vk_op_unary.cpp: activations and maths
 OpFamily layout_ops();     // vk_op_layout.cpp: permute, slice, select, cat, expand
 OpFamily gather_ops();     // vk_op_gather.cpp: embedding, full, arange, where
 OpFamily llm_ops();        // vk_op_llm.cpp: select_as_symint, sdpa_with_kv_cache, rope
+OpFamily symint_ops();     // vk_op_symint.cpp: sym_size, SymInt arithmetic (host)
+OpFamily quant_ops();      // vk_op_quant.cpp: choose_qparams_affine, 8da4w / 4-bit linear
 
 }  // namespace ember::vulkan
