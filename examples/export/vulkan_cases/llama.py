@@ -11,6 +11,8 @@ Writes:
   tiny_llama_vulkan.pte        export_llama -V --use_kv_cache
                                --use_sdpa_with_kv_cache --disable_dynamic_shape,
                                fp32 (prefill token by token)
+  tiny_llama_vulkan_dynamic.pte the same with dynamic shapes (export_llama's
+                               default: the prompt prefilled in one call)
   tiny_llama_vulkan.json       the XNNPACK twin's greedy ids for one prompt
                                (upstream TextLLMRunner, one BOS, 12 new tokens)
 The model: dim 32, 2 layers, 4 heads / 2 KV heads, vocabulary 512 (the
@@ -50,10 +52,11 @@ PROMPT = "naïve, fox river."
 NEW_TOKENS = 12
 
 
-def export(params, ckpt, out, backend_flag):
+def export(params, ckpt, out, backend_flag, dynamic=False):
+    static = [] if dynamic else ["--disable_dynamic_shape"]
     subprocess.run([sys.executable, "-m", "executorch.examples.models.llama.export_llama",
                     "-c", ckpt, "-p", params, backend_flag, "--use_kv_cache",
-                    "--use_sdpa_with_kv_cache", "--disable_dynamic_shape", "-d", "fp32",
+                    "--use_sdpa_with_kv_cache", *static, "-d", "fp32",
                     "--max_seq_length", str(MAX_SEQ), "--max_context_length", str(MAX_CONTEXT),
                     "--metadata", tiny.METADATA, "--output_name", out],
                    check=True, cwd=os.path.dirname(out),
@@ -161,11 +164,16 @@ def main():
         vulkan = os.path.join(args.out, "tiny_llama_vulkan.pte")
         twin = os.path.join(work, "tiny_llama_xnnpack.pte")
         export(params, ckpt, vulkan, "-V")
+        # The default export_llama flow: dynamic shapes, whole-prompt prefill.
+        export(params, ckpt, os.path.join(args.out, "tiny_llama_vulkan_dynamic.pte"), "-V",
+               dynamic=True)
         export(params, ckpt, twin, "-X")
         ids = greedy_ids(twin, tokenizer)
     import sentencepiece as spm
     sp = spm.SentencePieceProcessor(model_file=tokenizer)
-    ref = {"program": "tiny_llama_vulkan.pte", "tokenizer": "../../llm/tiny_llm_tokenizer.model",
+    ref = {"program": "tiny_llama_vulkan.pte (and tiny_llama_vulkan_dynamic.pte, the same "
+                      "checkpoint with dynamic shapes)",
+           "tokenizer": "../../llm/tiny_llm_tokenizer.model",
            "reference": "upstream TextLLMRunner on the same checkpoint lowered to XNNPACK",
            "prompt": PROMPT, "num_bos": 1, "max_new_tokens": NEW_TOKENS,
            "prompt_ids": [sp.bos_id()] + sp.encode(PROMPT), "generated_ids": ids}
