@@ -2,6 +2,7 @@
 
 #include <cstring>
 
+#include "backends/vulkan/ops/vk_op_util.h"
 #include "runtime/platform/error_message.h"
 
 namespace ember::vulkan {
@@ -53,6 +54,9 @@ Error Builder::tensor_arg(size_t arg, const TensorDesc** out) const {
   if (arg >= num_args() || value(arg_id(arg)).kind != ValueKind::Tensor) {
     return wrong_kind(*this, arg, "a tensor");
   }
+  // Shapes the builders multiply and index with: checked at parse, and
+  // again here for shapes propagated at run time.
+  EMBER_RETURN_IF_ERROR(check_tensor_extent(*this, value(arg_id(arg)).tensor));
   *out = &value(arg_id(arg)).tensor;
   return Error::Ok;
 }
@@ -123,6 +127,7 @@ Error Builder::tensor_list_arg(size_t arg, std::vector<int32_t>* out) const {
   *out = value(arg_id(arg)).items;
   for (int32_t id : *out) {
     if (value(id).kind != ValueKind::Tensor) return wrong_kind(*this, arg, "a tensor list");
+    EMBER_RETURN_IF_ERROR(check_tensor_extent(*this, value(id).tensor));
   }
   return Error::Ok;
 }

@@ -78,15 +78,20 @@ Error parse_tensor(const fb::VkTensor* t, size_t index, size_t num_constants,
                         "VulkanBackend value %zu: tensor of rank %zu, at most %zu supported",
                         index, rank, kMaxRank);
   out->rank = uint32_t(rank);
+  // The product of the non-zero dims is bounded, not only numel: a tensor
+  // with a zero dim has numel 0, but its strides and the products builders
+  // take over some of its dims still grow with the others.
   int64_t numel = 1;
+  int64_t extent = 1;  // the product of the non-zero dims
   for (size_t d = 0; d < rank; ++d) {
     const uint32_t s = dims->Get(uint32_t(d));
-    EMBER_CHECK_OR_RETURN(s <= (uint32_t(1) << 31) && (s == 0 || numel <= (int64_t(1) << 40) / s),
+    EMBER_CHECK_OR_RETURN(s <= (uint32_t(1) << 31) && (s == 0 || extent <= (int64_t(1) << 40) / s),
                           Error::InvalidProgram,
                           "VulkanBackend value %zu: tensor dim %zu of %u makes it too large",
                           index, d, s);
     out->sizes[d] = s;
     numel *= s;
+    if (s != 0) extent *= s;
   }
   out->numel = numel;
   out->constant_id = t->constant_id() < 0 ? -1 : t->constant_id();
@@ -98,12 +103,20 @@ Error parse_tensor(const fb::VkTensor* t, size_t index, size_t num_constants,
   return Error::Ok;
 }
 
-template <typename Vec, typename T>
-void copy_items(const Vec* v, std::vector<T>* out) {
+// The items of a scalar vector, read bytewise: the verifier checks the
+// alignment of a vector's length field, not of its items, so the 8-byte
+// items of an IntList or DoubleList may sit 4 bytes off their alignment.
+template <typename E, typename T>
+void copy_items(const flatbuffers::Vector<E>* v, std::vector<T>* out) {
   out->clear();
   if (v == nullptr) return;
   out->reserve(v->size());
-  for (uint32_t i = 0; i < v->size(); ++i) out->push_back(T(v->Get(i)));
+  const uint8_t* items = v->Data();
+  for (uint32_t i = 0; i < v->size(); ++i) {
+    E item;
+    std::memcpy(&item, items + size_t(i) * sizeof(E), sizeof(E));
+    out->push_back(T(flatbuffers::EndianScalar(item)));
+  }
 }
 
 Error parse_list(const fb::VkValue* v, size_t index, size_t num_values, Value* out) {

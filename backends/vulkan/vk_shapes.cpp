@@ -3,6 +3,7 @@
 #include <cstring>
 #include <vector>
 
+#include "backends/vulkan/ops/vk_op_util.h"
 #include "runtime/platform/error_message.h"
 
 namespace ember::vulkan {
@@ -85,9 +86,11 @@ Error set_dims(const Env& e, int32_t id, const Dims& d) {
   if (bound.kind != ValueKind::Tensor) return fail(e, "an output that is not a tensor");
   if (d.size() != bound.tensor.rank) return fail(e, "an output shape of another rank");
   int64_t numel = 1;
+  int64_t nonzero = 1;  // the product of the non-zero dims: strides stay bounded
   for (int64_t s : d) {
     if (s < 0 || s > (int64_t(1) << 31)) return fail(e, "an output dim out of range");
-    numel *= s;
+    if (s != 0 && !checked_mul(nonzero, s, &nonzero)) return fail(e, "an output too large");
+    numel = s == 0 ? 0 : (numel == 0 ? 0 : nonzero);
     if (numel > bound.tensor.numel) {
       set_error_message("VulkanBackend operator %zu (%s): a shape larger than the program's "
                         "bound for value %d", e.index,
@@ -165,14 +168,16 @@ Error view(Env& e) {
   EMBER_RETURN_IF_ERROR(list_of(e, 1, &size));
   int64_t numel = 1, known = 1;
   int infer = -1;
-  for (int64_t s : in) numel *= s;
+  for (int64_t s : in) {
+    if (!checked_mul(numel, s, &numel)) return fail(e, "a view of a tensor too large");
+  }
   for (size_t k = 0; k < size.size(); ++k) {
     if (size[k] == -1 && infer < 0) {
       infer = int(k);
     } else if (size[k] < 0) {
       return fail(e, "a view size below -1");
-    } else {
-      known *= size[k];
+    } else if (!checked_mul(known, size[k], &known)) {
+      return fail(e, "a view size too large");
     }
   }
   if (infer >= 0) size[size_t(infer)] = known == 0 ? 0 : numel / known;
@@ -273,6 +278,9 @@ Error slice(Env& e) {
   EMBER_RETURN_IF_ERROR(int_of(e, 4, &step));
   if (step <= 0) return fail(e, "a slice step that is not positive");
   const int64_t n = in[k];
+  if (step > n + 1) step = n + 1;  // the same result, no overflow below
+  if (start < -n) start = 0;
+  if (end < -n) end = 0;
   if (start < 0) start += n;
   if (end < 0) end += n;
   start = start < 0 ? 0 : (start > n ? n : start);
@@ -305,6 +313,7 @@ Error cat(Env& e) {
     const Value& v = e.graph.values[size_t(id)];
     if (v.kind != ValueKind::Tensor) return fail(e, "a joined value that is not a tensor");
     Dims d(v.tensor.sizes, v.tensor.sizes + v.tensor.rank);
+    if (d.empty()) return fail(e, "a 0-d tensor to join");
     if (out.empty()) {
       out = d;
       EMBER_RETURN_IF_ERROR(norm_dim(e, dim, d.size(), &k));
@@ -426,6 +435,7 @@ Error sym_size(Env& e) {
   int64_t dim = 0;
   EMBER_RETURN_IF_ERROR(dims_of(e, 0, &in));
   EMBER_RETURN_IF_ERROR(int_of(e, 1, &dim));
+  if (in.empty()) return fail(e, "the size of a 0-d tensor");
   size_t k = 0;
   EMBER_RETURN_IF_ERROR(norm_dim(e, dim, in.size(), &k));
   Value& out = e.graph.values[size_t(e.id(2))];
@@ -442,17 +452,19 @@ Error symint_arith(Env& e) {
   EMBER_RETURN_IF_ERROR(int_of(e, 1, &b));
   const char* name = e.op().name.c_str();
   int64_t r = 0;
+  bool ok = true;
   if (std::strcmp(name, "add") == 0) {
-    r = a + b;
+    ok = checked_add(a, b, &r);
   } else if (std::strcmp(name, "sub") == 0) {
-    r = a - b;
+    ok = b != INT64_MIN && checked_add(a, -b, &r);
   } else if (std::strcmp(name, "mul") == 0) {
-    r = a * b;
+    ok = checked_mul(a, b, &r);
   } else {
+    if (b == -1 && a == INT64_MIN) return fail(e, "a SymInt outside int32");
     if (b == 0) return fail(e, "a division by zero");
     r = a / b - ((a % b != 0) && ((a < 0) != (b < 0)) ? 1 : 0);
   }
-  if (r < INT32_MIN || r > INT32_MAX) return fail(e, "a SymInt outside int32");
+  if (!ok || r < INT32_MIN || r > INT32_MAX) return fail(e, "a SymInt outside int32");
   Value& out = e.graph.values[size_t(e.id(2))];
   if (out.kind != ValueKind::SymInt) return fail(e, "a result that is not a SymInt");
   out.symint_value = int32_t(r);
@@ -472,6 +484,7 @@ Error select_as_symint(Env& e) {
   }
   const Tensor* t = &host;
   if (t->dim() != 1) return fail(e, "a SymInt source that is not 1-d");
+  if (index < -t->numel() || index >= t->numel()) return fail(e, "an index outside the SymInt source");
   if (index < 0) index += t->numel();
   if (index < 0 || index >= t->numel()) return fail(e, "an index outside the SymInt source");
   int64_t v = 0;

@@ -19,6 +19,9 @@
 
 #include "backends/xnnpack/xnn_compiler.h"
 #include "backends/xnnpack/xnn_payload.h"
+#ifdef EMBER_TEST_VULKAN
+#include "backends/vulkan/vk_compile.h"
+#endif
 #include "runtime/core/error_message.h"
 #include "schema/program_generated.h"
 #include "test/regression/regression_util.h"
@@ -61,6 +64,19 @@ Error run_xnnpack_blob(const std::vector<uint8_t>& bytes) {
   return xnnpack::run_plan(plan.get());
 }
 
+#ifdef EMBER_TEST_VULKAN
+// A Vulkan delegate blob (`*.vk`), through everything init does before it
+// touches a device (vulkan::compile_blob), as the payload fuzz target does.
+Error run_vulkan_blob(const std::vector<uint8_t>& bytes) {
+  std::vector<uint64_t> aligned(bytes.size() / 8 + 1);
+  if (!bytes.empty()) std::memcpy(aligned.data(), bytes.data(), bytes.size());
+  vulkan::Graph bounds;
+  vulkan::Graph current;
+  std::vector<vulkan::Dispatch> dispatches;
+  return vulkan::compile_blob(aligned.data(), bytes.size(), &bounds, &current, &dispatches);
+}
+#endif
+
 struct Entry {
   std::string file;
   Error expected;
@@ -93,7 +109,8 @@ TEST(Regression, EveryFileIsListed) {
   for (const auto& f : std::filesystem::directory_iterator(regression_dir())) {
     const std::string name = f.path().filename().string();
     const std::string ext = f.path().extension().string();
-    if (ext != ".pte" && ext != ".bpte" && ext != ".npy" && ext != ".xnn" && ext != ".ptd") {
+    if (ext != ".pte" && ext != ".bpte" && ext != ".npy" && ext != ".xnn" && ext != ".ptd" &&
+        ext != ".vk") {
       continue;
     }
     ++files;
@@ -127,6 +144,12 @@ TEST(Regression, EveryFileGivesItsError) {
       results.push_back(run_xnnpack_blob(bytes));
     } else if (ext == ".ptd") {
       results.push_back(run_ptd(bytes));
+    } else if (ext == ".vk") {
+#ifdef EMBER_TEST_VULKAN
+      results.push_back(run_vulkan_blob(bytes));
+#else
+      continue;  // this build has no Vulkan delegate
+#endif
     } else {
       ADD_FAILURE() << "unknown kind of file";
       continue;

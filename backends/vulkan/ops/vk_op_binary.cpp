@@ -73,14 +73,14 @@ Error build_binary(Builder& b) {
   } else {
     double s = 0;
     EMBER_RETURN_IF_ERROR(b.double_arg(1, &s));
-    p.scalar = float(s);
+    p.scalar = to_float(s);
     p.flags |= 8u;
   }
   // add/sub/rsub carry alpha as the third argument of four.
   if ((code == kAdd || code == kSub || code == kRsub) && b.num_args() == 4 && !b.is_null(2)) {
     double alpha = 1;
     EMBER_RETURN_IF_ERROR(b.double_arg(2, &alpha));
-    p.alpha = float(alpha);
+    p.alpha = to_float(alpha);
   }
   p.flags |= device_float(a->dtype) ? 0u : 1u;
   p.flags |= (other == nullptr || device_float(other->dtype)) ? 0u : 2u;

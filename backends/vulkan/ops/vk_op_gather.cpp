@@ -14,12 +14,6 @@
 namespace ember::vulkan {
 namespace {
 
-int64_t product(const int64_t* sizes, uint32_t from, uint32_t to) {
-  int64_t n = 1;
-  for (uint32_t d = from; d < to; ++d) n *= sizes[d];
-  return n;
-}
-
 // ------------------------------------------------------------ row gathers
 
 struct RowsPush {
@@ -38,15 +32,21 @@ Error gather_rows(Builder& b, int32_t src_id, int32_t idx_id, const TensorDesc& 
   if (device_float(src.dtype) != device_float(out.dtype)) {
     return b.unsupported("an output of another element kind than the source");
   }
+  const char* wrong_out = "an output of another size";
+  int64_t inner = 0, outer = 0, count = 0;
+  EMBER_RETURN_IF_ERROR(checked_product(b, src.sizes + dim + 1, src.rank - dim - 1, wrong_out,
+                                        &inner));
+  EMBER_RETURN_IF_ERROR(checked_product(b, src.sizes, dim, wrong_out, &outer));
+  const int64_t factors[3] = {inner, idx.numel, outer};
+  EMBER_RETURN_IF_ERROR(checked_product(b, factors, 3, wrong_out, &count));
+  if (count != out.numel) return b.invalid(wrong_out);
+  if (inner == 0 || idx.numel == 0) return Error::Ok;  // an empty output
   RowsPush p{};
   p.total = uint32_t(out.numel);
-  p.inner = uint32_t(product(src.sizes, dim + 1, src.rank));
+  p.inner = uint32_t(inner);
   p.n = uint32_t(idx.numel);
   p.rows = uint32_t(src.sizes[dim]);
   p.flags = wrap ? 1u : 0u;
-  const int64_t outer = product(src.sizes, 0, dim);
-  if (int64_t(p.inner) * p.n * outer != out.numel) return b.invalid("an output of another size");
-  if (p.inner == 0 || p.n == 0) return Error::Ok;  // an empty output
   return b.dispatch("embedding", {src_id, idx_id, b.arg_id(b.num_args() - 1)}, &p, sizeof(p),
                     uint64_t(out.numel));
 }
@@ -116,6 +116,7 @@ Error build_index_tensor(Builder& b) {
   if (idx_id < 0) return b.unsupported("an index list without a tensor");
   if (dim >= in->rank) return b.invalid("more indices than dims");
   const TensorDesc& idx = b.value(idx_id).tensor;
+  EMBER_RETURN_IF_ERROR(check_tensor_extent(b, idx));
   if (idx.rank != 1) return b.unsupported("an index tensor of other than 1 dim");
   if (idx.dtype == DType::Bool || idx.dtype == DType::UInt8) {
     return b.unsupported("a boolean mask index");
@@ -190,17 +191,21 @@ struct FillPush {
 };
 static_assert(sizeof(FillPush) <= kMaxPush, "push constants");
 
-// The bits of `v` as an element of `t` on the device.
-uint32_t element_bits(const TensorDesc& t, double v) {
-  uint32_t bits = 0;
+// The bits of `v` as an element of `t` on the device: a float (beyond
+// float's range, an infinity), or an int32 truncated toward zero
+// (InvalidProgram for NaN or outside int32), or a bool (v != 0).
+Error element_bits(const Builder& b, const TensorDesc& t, double v, uint32_t* bits) {
   if (device_float(t.dtype)) {
-    const float f = float(v);
-    std::memcpy(&bits, &f, 4);
-  } else {
-    const int32_t i = t.dtype == DType::Bool ? int32_t(v != 0) : int32_t(v);
-    std::memcpy(&bits, &i, 4);
+    const float f = to_float(v);
+    std::memcpy(bits, &f, 4);
+    return Error::Ok;
   }
-  return bits;
+  int32_t i = int32_t(v != 0);
+  if (t.dtype != DType::Bool) {
+    EMBER_RETURN_IF_ERROR(to_int32(b, v, "an integer value that is NaN or outside int32", &i));
+  }
+  std::memcpy(bits, &i, 4);
+  return Error::Ok;
 }
 
 Error fill_with(Builder& b, const TensorDesc& out, double value) {
@@ -210,7 +215,7 @@ Error fill_with(Builder& b, const TensorDesc& out, double value) {
   FillPush p{};
   p.total = uint32_t(out.numel);
   p.mode = 0;
-  p.value = element_bits(out, value);
+  EMBER_RETURN_IF_ERROR(element_bits(b, out, value, &p.value));
   return b.dispatch("fill", {b.arg_id(b.num_args() - 1)}, &p, sizeof(p), uint64_t(out.numel));
 }
 
@@ -297,8 +302,8 @@ Error build_arange(Builder& b) {
     }
     p.mode = 2;
   }
-  p.value = element_bits(*out, start);
-  p.step = element_bits(*out, step);
+  EMBER_RETURN_IF_ERROR(element_bits(b, *out, start, &p.value));
+  EMBER_RETURN_IF_ERROR(element_bits(b, *out, step, &p.step));
   return b.dispatch("fill", {b.arg_id(b.num_args() - 1)}, &p, sizeof(p), uint64_t(out->numel));
 }
 

@@ -152,14 +152,16 @@ Error build_slice(Builder& b) {
   if (step <= 0) return b.invalid("a slice step that is not positive");
   int64_t s = 0, e = 0;
   clamp_slice(in->sizes[d], has_start, start, has_end, end, &s, &e);
+  // A step past the dim's size picks at most one element, as the size does.
+  if (step > in->sizes[d]) step = in->sizes[d] > 0 ? in->sizes[d] : 1;
   int64_t sizes[kMaxRank];
   std::memcpy(sizes, in->sizes, sizeof(sizes));
-  sizes[d] = (e - s + step - 1) / step;
+  sizes[d] = e == s ? 0 : (e - s - 1) / step + 1;
   if (!same_sizes(*out, sizes, in->rank)) return b.invalid("an output of another shape");
   int64_t strides[kMaxRank];
   contiguous_strides(*in, strides);
   const int64_t base = s * strides[d];
-  strides[d] *= step;
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, strides[d], step, "a slice step too large", &strides[d]));
   return add_copy(b, b.arg_id(0), b.arg_id(n - 1), over_output(*out, strides, base));
 }
 
@@ -256,11 +258,16 @@ Error build_split(Builder& b) {
   if (sizes_arg.kind == ValueKind::Int || sizes_arg.kind == ValueKind::SymInt) {
     int64_t step = 0;
     EMBER_RETURN_IF_ERROR(b.int_arg(1, &step));
-    if (step <= 0 && in->sizes[d] > 0) return b.invalid("a split size that is not positive");
-    for (int64_t at = 0; at < in->sizes[d]; at += step) {
-      lengths.push_back(at + step <= in->sizes[d] ? step : in->sizes[d] - at);
+    const int64_t size = in->sizes[d];
+    if (step <= 0 && size > 0) return b.invalid("a split size that is not positive");
+    // ceil(size / step) pieces (one empty one for an empty dim), counted
+    // before any is listed: a small step over a long dim is many pieces.
+    const int64_t pieces = size == 0 ? 1 : (size - 1) / step + 1;
+    if (pieces != int64_t(outs.size())) return b.invalid("a piece count other than the outputs'");
+    for (int64_t at = 0, k = 0; k < pieces; ++k, at += step) {
+      lengths.push_back(size - at < step ? size - at : step);
     }
-    if (lengths.empty()) lengths.push_back(0);
+    if (size == 0) lengths.assign(1, 0);
   } else {
     EMBER_RETURN_IF_ERROR(b.int_list_arg(1, &lengths));
   }
@@ -276,7 +283,7 @@ Error build_split(Builder& b) {
     std::memcpy(sizes, in->sizes, sizeof(sizes));
     sizes[d] = lengths[k];
     if (!same_sizes(t, sizes, in->rank)) return b.invalid("an output of another shape");
-    if (offset + lengths[k] > in->sizes[d]) return b.invalid("pieces larger than the input");
+    if (lengths[k] > in->sizes[d] - offset) return b.invalid("pieces larger than the input");
     EMBER_RETURN_IF_ERROR(add_copy(b, b.arg_id(0), outs[k], over_output(t, ic, offset * ic[d])));
     offset += lengths[k];
   }
@@ -329,7 +336,9 @@ Error build_repeat(Builder& b) {
     const int64_t size = d >= lead ? in->sizes[d - lead] : 1;
     const int64_t stride = d >= lead ? ic[d - lead] : 0;
     if (reps[d] < 0) return b.invalid("a negative repeat");
-    if (size * reps[d] != out->sizes[d]) return b.invalid("an output other than the repeated shape");
+    int64_t repeated = 0;
+    EMBER_RETURN_IF_ERROR(mul_or_fail(b, size, reps[d], "a repeat too large", &repeated));
+    if (repeated != out->sizes[d]) return b.invalid("an output other than the repeated shape");
     if (reps[d] != 1) {
       if (rank == kMaxRank) return b.unsupported("a repeat over this many dims");
       p.sizes[rank] = uint32_t(reps[d]);
@@ -393,6 +402,8 @@ Error build_unfold(Builder& b) {
   uint32_t d = 0;
   EMBER_RETURN_IF_ERROR(normalize_dim(b, dim, in->rank, &d));
   if (step <= 0 || size < 0 || size > in->sizes[d]) return b.invalid("a bad window or step");
+  // A step past the last window's start gives one window, as a step of 1 would.
+  if (step > in->sizes[d] - size) step = in->sizes[d] - size > 0 ? in->sizes[d] - size : 1;
   int64_t ic[kMaxRank];
   contiguous_strides(*in, ic);
   int64_t sizes[kMaxRank];
@@ -402,7 +413,7 @@ Error build_unfold(Builder& b) {
     strides[k] = ic[k];
   }
   sizes[d] = (in->sizes[d] - size) / step + 1;
-  strides[d] = ic[d] * step;
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, ic[d], step, "an unfold step too large", &strides[d]));
   sizes[in->rank] = size;
   strides[in->rank] = ic[d];
   if (!same_sizes(*out, sizes, in->rank + 1)) return b.invalid("an output of another shape");
@@ -425,22 +436,37 @@ Error pixel_shuffle(Builder& b, bool shuffle) {
   int64_t lead = 1;
   for (uint32_t d = 0; d + 3 < n; ++d) {
     if (in->sizes[d] != out->sizes[d]) return b.invalid("an output of another shape");
-    lead *= in->sizes[d];
   }
+  EMBER_RETURN_IF_ERROR(checked_product(b, in->sizes, n - 3, "leading dims too large", &lead));
   // The small tensor (channels C*r*r) and the large one (C).
   const TensorDesc& deep = shuffle ? *in : *out;
   const TensorDesc& wide = shuffle ? *out : *in;
-  const int64_t c = deep.sizes[n - 3] / (r * r);
+  const char* mismatch = "shapes that do not match the factor";
+  int64_t rr = 0, hr = 0, wr = 0;
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, r, r, mismatch, &rr));
+  const int64_t c = deep.sizes[n - 3] / rr;
   const int64_t h = deep.sizes[n - 2];
   const int64_t w = deep.sizes[n - 1];
-  if (c * r * r != deep.sizes[n - 3] || wide.sizes[n - 3] != c || wide.sizes[n - 2] != h * r ||
-      wide.sizes[n - 1] != w * r) {
-    return b.invalid("shapes that do not match the factor");
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, h, r, mismatch, &hr));
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, w, r, mismatch, &wr));
+  if (c * rr != deep.sizes[n - 3] || wide.sizes[n - 3] != c || wide.sizes[n - 2] != hr ||
+      wide.sizes[n - 1] != wr) {
+    return b.invalid(mismatch);
   }
   // Coordinates (l, c, h, i, w, j): the deep tensor at
   // [l, c*r*r + i*r + j, h, w], the wide one at [l, c, h*r + i, w*r + j].
-  const int64_t deep_s[6] = {c * r * r * h * w, r * r * h * w, w, r * h * w, 1, h * w};
-  const int64_t wide_s[6] = {c * h * r * w * r, h * r * w * r, r * w * r, w * r, r, 1};
+  // Each stride is a product of dims of one of the tensors (checked all
+  // the same: with an empty dim the others are not bounded together).
+  const int64_t deep_f[6][4] = {{c, rr, h, w}, {rr, h, w, 1}, {w, 1, 1, 1},
+                                {r, h, w, 1},  {1, 1, 1, 1},  {h, w, 1, 1}};
+  const int64_t wide_f[6][4] = {{c, hr, wr, 1}, {hr, wr, 1, 1}, {r, wr, 1, 1},
+                                {wr, 1, 1, 1},  {r, 1, 1, 1},   {1, 1, 1, 1}};
+  int64_t deep_s[6];
+  int64_t wide_s[6];
+  for (int k = 0; k < 6; ++k) {
+    EMBER_RETURN_IF_ERROR(checked_product(b, deep_f[k], 4, mismatch, &deep_s[k]));
+    EMBER_RETURN_IF_ERROR(checked_product(b, wide_f[k], 4, mismatch, &wide_s[k]));
+  }
   const int64_t sizes[6] = {lead, c, h, r, w, r};
   CopyPush p{};
   p.rank = 6;
@@ -478,6 +504,9 @@ Error build_constant_pad(Builder& b) {
   if (b.num_args() >= 4 && !b.is_null(2)) EMBER_RETURN_IF_ERROR(b.double_arg(2, &value));
   if (pad.size() % 2 != 0 || pad.size() / 2 > in->rank) return b.invalid("a bad pad list");
   if (in->rank != out->rank) return b.invalid("an output of another rank");
+  for (int64_t v : pad) {
+    EMBER_RETURN_IF_ERROR(check_range(b, v, -kMaxExtent, kMaxExtent, "a pad too large"));
+  }
   int64_t before[kMaxRank] = {};
   int64_t after[kMaxRank] = {};
   for (size_t k = 0; k < pad.size() / 2; ++k) {
@@ -498,8 +527,12 @@ Error build_constant_pad(Builder& b) {
     if (in->sizes[d] + before[d] + after[d] != out->sizes[d]) {
       return b.invalid("an output other than the padded shape");
     }
-    const int64_t in_start = before[d] < 0 ? -before[d] : 0;
-    const int64_t out_start = before[d] > 0 ? before[d] : 0;
+    // A crop past the input's end (the output padded back up) starts
+    // nowhere: the copy is empty along d, its base clamped inside.
+    int64_t in_start = before[d] < 0 ? -before[d] : 0;
+    int64_t out_start = before[d] > 0 ? before[d] : 0;
+    if (in_start > in->sizes[d]) in_start = in->sizes[d];
+    if (out_start > out->sizes[d]) out_start = out->sizes[d];
     int64_t len = in->sizes[d] - in_start;
     if (out->sizes[d] - out_start < len) len = out->sizes[d] - out_start;
     if (len < 0) len = 0;
@@ -517,10 +550,13 @@ Error build_constant_pad(Builder& b) {
   f.total = uint32_t(out->numel);
   f.mode = 0;
   if (device_float(out->dtype)) {
-    const float v = float(value);
+    const float v = to_float(value);
     std::memcpy(&f.value, &v, 4);
   } else {
-    const int32_t v = out->dtype == DType::Bool ? int32_t(value != 0) : int32_t(value);
+    int32_t v = int32_t(value != 0);
+    if (out->dtype != DType::Bool) {
+      EMBER_RETURN_IF_ERROR(to_int32(b, value, "a pad value outside int32", &v));
+    }
     std::memcpy(&f.value, &v, 4);
   }
   EMBER_RETURN_IF_ERROR(b.dispatch("fill", {b.arg_id(b.num_args() - 1)}, &f, sizeof(f),

@@ -12,6 +12,7 @@
 // kv_heads, head_dim], frequencies [seq, head_dim / 2].
 #include <cmath>
 
+#include "backends/vulkan/ops/vk_op_util.h"
 #include "backends/vulkan/ops/vk_ops.h"
 
 namespace ember::vulkan {
@@ -117,14 +118,16 @@ Error build_sdpa_with_kv_cache(Builder& b) {
       b.dispatch("kv_update", {b.arg_id(1), b.arg_id(3), b.arg_id(5)}, &kv, sizeof(kv), kv.total));
   EMBER_RETURN_IF_ERROR(
       b.dispatch("kv_update", {b.arg_id(2), b.arg_id(4), b.arg_id(5)}, &kv, sizeof(kv), kv.total));
+  int64_t rows = 0;  // batch x seq x heads
+  EMBER_RETURN_IF_ERROR(checked_product(b, q->sizes, 3, "q too large", &rows));
   SdpaPush p{};
-  p.total = uint32_t(q->sizes[0] * q->sizes[1] * q->sizes[2]);
+  p.total = uint32_t(rows);
   p.seq = uint32_t(q->sizes[1]);
   p.heads = uint32_t(q->sizes[2]);
   p.kv_heads = uint32_t(k->sizes[2]);
   p.head_dim = uint32_t(q->sizes[3]);
   p.max_seq = uint32_t(kc->sizes[1]);
-  p.scale = float(scale);
+  p.scale = to_float(scale);
   p.causal = causal ? 1u : 0u;
   return b.dispatch("sdpa", {b.arg_id(0), b.arg_id(3), b.arg_id(4), b.arg_id(5), b.arg_id(11)},
                     &p, sizeof(p), p.total);

@@ -82,16 +82,19 @@ Error build_linear(Builder& b) {
   const int64_t K = in->sizes[in->rank - 1];
   const int64_t N = w->sizes[0];
   if (w->sizes[1] != K) return b.invalid("weight columns that differ from the input's last dim");
+  const char* wrong_out = "an output shape other than [..., N]";
   int64_t M = 1;  // the input's leading dims
-  for (uint32_t d = 0; d + 1 < in->rank; ++d) M *= in->sizes[d];
-  if (out->numel != M * N || (out->rank > 0 && out->sizes[out->rank - 1] != N)) {
-    return b.invalid("an output shape other than [..., N]");
+  int64_t MN = 0;
+  EMBER_RETURN_IF_ERROR(checked_product(b, in->sizes, in->rank - 1, wrong_out, &M));
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, M, N, wrong_out, &MN));
+  if (out->numel != MN || (out->rank > 0 && out->sizes[out->rank - 1] != N)) {
+    return b.invalid(wrong_out);
   }
   if (bias != nullptr && (bias->numel != N || (bias->rank > 0 && bias->sizes[bias->rank - 1] != N))) {
     return b.invalid("a bias that is not [N]");
   }
   GemmPush p{};
-  p.total = uint32_t(M * N);
+  p.total = uint32_t(MN);
   p.M = uint32_t(M);
   p.N = uint32_t(N);
   p.K = uint32_t(K);
@@ -122,14 +125,22 @@ Error plan_product(const Builder& b, const TensorDesc& a, const TensorDesc& m2,
     return b.invalid("batch sizes that differ");
   }
   if (out.sizes[o] != M || out.sizes[o + 1] != N) return b.invalid("an output of another shape");
-  p->total = uint32_t(batch * M * N);
+  // Each a product of one tensor's dims, checked all the same (with an
+  // empty dim the others are not bounded together).
+  const char* too_large = "operands too large";
+  const int64_t total_f[3] = {batch, M, N};
+  int64_t total = 0, a_sb = 0, b_sb = 0;
+  EMBER_RETURN_IF_ERROR(checked_product(b, total_f, 3, too_large, &total));
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, M, K, too_large, &a_sb));
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, K, N, too_large, &b_sb));
+  p->total = uint32_t(total);
   p->M = uint32_t(M);
   p->N = uint32_t(N);
   p->K = uint32_t(K);
-  p->a_sb = uint32_t(M * K);
+  p->a_sb = uint32_t(a_sb);
   p->a_sm = uint32_t(K);
   p->a_sk = 1;
-  p->b_sb = uint32_t(K * N);
+  p->b_sb = uint32_t(b_sb);
   p->b_sk = uint32_t(N);
   p->b_sn = 1;
   p->alpha = 1.0f;
@@ -177,8 +188,8 @@ Error build_addmm(Builder& b) {
   EMBER_RETURN_IF_ERROR(broadcast_strides(b, *bias, *out, strides));
   p.c_sm = strides[0];
   p.c_sn = strides[1];
-  p.alpha = float(alpha);
-  p.beta = float(beta);
+  p.alpha = to_float(alpha);
+  p.beta = to_float(beta);
   p.has_bias = beta != 0.0 ? 1u : 0u;
   return add_gemm(b, p, 1, 2, p.has_bias != 0u ? 0 : -1, b.num_args() - 1);
 }

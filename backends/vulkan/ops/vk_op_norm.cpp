@@ -74,6 +74,7 @@ Error norm_outputs(const Builder& b, size_t first, std::vector<int32_t>* outs) {
     for (int32_t id : b.value(b.arg_id(first)).items) {
       const ValueKind k = b.value(id).kind;
       if (k == ValueKind::Tensor) {
+        EMBER_RETURN_IF_ERROR(check_tensor_extent(b, b.value(id).tensor));
         outs->push_back(id);
       } else if (k == ValueKind::Null) {
         outs->push_back(-1);
@@ -137,8 +138,9 @@ Error build_layer_norm(Builder& b) {
     if (shape[i] != in->sizes[lead + i]) {
       return b.invalid("a normalized_shape other than the input's trailing dims");
     }
-    len *= shape[i];
   }
+  EMBER_RETURN_IF_ERROR(checked_product(b, in->sizes + lead, shape.size(),
+                                        "a normalized_shape too large", &len));
   if (len == 0) return b.unsupported("an empty normalized shape");
   for (const TensorDesc* t : {w, bias}) {
     if (t != nullptr && t->numel != len) return b.invalid("a weight or bias of another size");
@@ -146,7 +148,7 @@ Error build_layer_norm(Builder& b) {
   NormPush p{};
   p.rows = uint32_t(in->numel / len);
   p.len = uint32_t(len);
-  p.eps = float(eps);
+  p.eps = to_float(eps);
   p.flags = (w != nullptr ? kWeight : 0u) | (bias != nullptr ? kBias : 0u);
   int32_t ids[6] = {b.arg_id(0), b.arg_id(0), b.arg_id(0), outs[0], outs[0], outs[0]};
   if (w != nullptr) ids[1] = b.arg_id(2);
@@ -178,18 +180,25 @@ Error build_group_norm(Builder& b) {
   const TensorDesc& out = b.value(outs[0]).tensor;
   for (const TensorDesc* t : {in, w, bias, &out}) EMBER_RETURN_IF_ERROR(check_float(b, t));
   if (!same_shape(*in, out)) return b.invalid("an output of another shape than the input");
-  if (in->rank < 2 || in->sizes[0] != n || in->sizes[1] != c || n * c * hw != in->numel) {
-    return b.invalid("N, C and HxW that do not match the input");
-  }
+  const char* mismatch = "N, C and HxW that do not match the input";
+  if (in->rank < 2 || in->sizes[0] != n || in->sizes[1] != c) return b.invalid(mismatch);
+  // HxW alone is bounded too: with N == 0 the product does not bound it.
+  EMBER_RETURN_IF_ERROR(check_range(b, hw, 0, kMaxExtent, mismatch));
+  const int64_t nchw[3] = {n, c, hw};
+  int64_t numel = 0;
+  EMBER_RETURN_IF_ERROR(checked_product(b, nchw, 3, mismatch, &numel));
+  if (numel != in->numel) return b.invalid(mismatch);
   if (groups <= 0 || c % groups != 0) return b.invalid("channels not divisible by the groups");
   if (hw == 0 || c == 0) return b.unsupported("an empty group");
   for (const TensorDesc* t : {w, bias}) {
     if (t != nullptr && t->numel != c) return b.invalid("a weight or bias that is not [C]");
   }
   NormPush p{};
+  int64_t len = 0;  // bounded by the check above only when N > 0
+  EMBER_RETURN_IF_ERROR(mul_or_fail(b, c / groups, hw, mismatch, &len));
   p.rows = uint32_t(n * groups);
-  p.len = uint32_t(c / groups * hw);
-  p.eps = float(eps);
+  p.len = uint32_t(len);
+  p.eps = to_float(eps);
   p.flags = kGroup | (w != nullptr ? kWeight : 0u) | (bias != nullptr ? kBias : 0u);
   p.groups = uint32_t(groups);
   p.hw = uint32_t(hw);
@@ -221,7 +230,7 @@ Error build_rms_norm(Builder& b) {
   NormPush p{};
   p.rows = uint32_t(in->numel / len);
   p.len = uint32_t(len);
-  p.eps = float(eps);
+  p.eps = to_float(eps);
   p.flags = kRms | (w != nullptr ? kWeight : 0u);
   const int32_t o = b.arg_id(b.num_args() - 1);
   const int32_t wid = w != nullptr ? b.arg_id(1) : b.arg_id(0);
@@ -245,7 +254,10 @@ Error build_softmax_kind(Builder& b, bool log) {
   SoftmaxPush p{};
   const int64_t len = in->rank == 0 ? 1 : in->sizes[d];
   int64_t inner = 1;
-  for (uint32_t k = d + 1; k < in->rank; ++k) inner *= in->sizes[k];
+  if (in->rank > 0) {
+    EMBER_RETURN_IF_ERROR(checked_product(b, in->sizes + d + 1, in->rank - d - 1,
+                                          "a tensor too large", &inner));
+  }
   if (len == 0 || inner == 0) return Error::Ok;  // an empty tensor: nothing to do
   p.rows = uint32_t(in->numel / len);
   p.len = uint32_t(len);

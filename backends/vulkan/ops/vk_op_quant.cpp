@@ -22,6 +22,7 @@
 #include <cfloat>
 #include <cmath>
 
+#include "backends/vulkan/ops/vk_op_util.h"
 #include "backends/vulkan/ops/vk_ops.h"
 
 namespace ember::vulkan {
@@ -181,7 +182,8 @@ Error build_q4_linear(Builder& b, int scale_arg, int zp_arg, size_t w_arg, int s
   const int64_t M = K == 0 ? 0 : in->numel / K;
   const int64_t N = out->rank > 0 ? out->sizes[out->rank - 1] : 1;
   const int64_t groups = ws->sizes[0];
-  if (group <= 0 || groups * group != K) {
+  int64_t covered = 0;
+  if (group <= 0 || !checked_mul(groups, group, &covered) || covered != K) {
     return b.invalid("group_size * the scales' rows differ from the input's last dim");
   }
   if (out->rank < 1 || out->numel != M * N) return b.invalid("an output shape other than [..., N]");

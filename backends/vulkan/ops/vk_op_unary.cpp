@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "backends/vulkan/ops/vk_op_util.h"
 #include "backends/vulkan/ops/vk_ops.h"
 
 namespace ember::vulkan {
@@ -161,10 +162,10 @@ Error set_bounds(Builder& b, bool optional, UnaryPush* p) {
     if (r < -2147483648.0) r = -2147483648.0;
     if (r > 2147483647.0) r = 2147483647.0;
     if (k == 0) {
-      p->a = float(v);
+      p->a = to_float(v);
       p->ia = int32_t(r);
     } else {
-      p->b = float(v);
+      p->b = to_float(v);
       p->ib = int32_t(r);
     }
   }
@@ -209,7 +210,7 @@ Error build_leaky_relu(Builder& b) {
   p.code = kLeakyRelu;
   double slope = 0.01;
   if (b.num_args() >= 3) EMBER_RETURN_IF_ERROR(scalar_or(b, 1, 0.01, &slope));
-  p.a = float(slope);
+  p.a = to_float(slope);
   return run(b, p);
 }
 
@@ -221,7 +222,7 @@ Error build_hardshrink(Builder& b) {
   p.code = kHardshrink;
   double lambd = 0.5;
   if (b.num_args() >= 3) EMBER_RETURN_IF_ERROR(scalar_or(b, 1, 0.5, &lambd));
-  p.a = float(lambd);
+  p.a = to_float(lambd);
   return run(b, p);
 }
 
@@ -237,9 +238,9 @@ Error build_elu(Builder& b) {
   if (n >= 3) EMBER_RETURN_IF_ERROR(scalar_or(b, 1, 1.0, &alpha));
   if (n >= 4) EMBER_RETURN_IF_ERROR(scalar_or(b, 2, 1.0, &scale));
   if (n >= 5) EMBER_RETURN_IF_ERROR(scalar_or(b, 3, 1.0, &input_scale));
-  p.a = float(alpha);
-  p.b = float(scale);
-  p.c = float(input_scale);
+  p.a = to_float(alpha);
+  p.b = to_float(scale);
+  p.c = to_float(input_scale);
   return run(b, p);
 }
 
