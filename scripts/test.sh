@@ -68,6 +68,8 @@ if [ "${1:-}" = "--sanitize" ]; then
   # Sizes read from hostile files may ask for absurd allocations: those
   # must fail (and be reported), not abort the sanitizer's allocator.
   export ASAN_OPTIONS=allocator_may_return_null=1:detect_leaks=1
+  # Leaks inside third-party drivers loaded at run time (Mesa's lavapipe).
+  export LSAN_OPTIONS="suppressions=$PWD/scripts/lsan.supp:print_suppressions=0"
 fi
 
 scripts/install_deps.sh
