@@ -113,8 +113,11 @@ std::vector<int32_t> outputs(const Env& e) {
   return {e.id(e.args() - 1)};
 }
 
+// A dim in [-rank, rank) made non-negative. A 0-d tensor has no dim to
+// index (its rules would read past its empty shape).
 Error norm_dim(const Env& e, int64_t dim, size_t rank, size_t* out) {
-  const int64_t r = int64_t(rank == 0 ? 1 : rank);
+  if (rank == 0) return fail(e, "a dim of a 0-d tensor");
+  const int64_t r = int64_t(rank);
   if (dim < -r || dim >= r) return fail(e, "a dim outside the rank");
   *out = size_t(dim < 0 ? dim + r : dim);
   return Error::Ok;
