@@ -2,20 +2,10 @@
 
 #include <cstring>
 
+#include "runtime/core/little_endian.h"
 #include "runtime/platform/error_message.h"
 
 namespace ember::vulkan {
-namespace {
-
-uint32_t read_u32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-
-uint64_t read_u64(const uint8_t* p) {
-  return uint64_t(read_u32(p)) | uint64_t(read_u32(p + 4)) << 32;
-}
-
-}  // namespace
 
 Error parse_payload(const void* data, size_t size, Payload* out) {
   const uint8_t* bytes = static_cast<const uint8_t*>(data);
@@ -30,10 +20,10 @@ Error parse_payload(const void* data, size_t size, Payload* out) {
     return Error::InvalidProgram;
   }
   const uint16_t header_size = uint16_t(bytes[8] | bytes[9] << 8);
-  const uint32_t fb_offset = read_u32(bytes + 10);
-  const uint32_t fb_size = read_u32(bytes + 14);
-  const uint32_t raw_offset = read_u32(bytes + 18);
-  const uint64_t raw_size = read_u64(bytes + 22);
+  const uint32_t fb_offset = read_le32(bytes + 10);
+  const uint32_t fb_size = read_le32(bytes + 14);
+  const uint32_t raw_offset = read_le32(bytes + 18);
+  const uint64_t raw_size = read_le64(bytes + 22);
   EMBER_CHECK_OR_RETURN(header_size == kVulkanHeaderSize, Error::InvalidProgram,
                         "VulkanBackend header length %u, expected %zu", unsigned(header_size),
                         kVulkanHeaderSize);

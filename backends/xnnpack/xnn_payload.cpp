@@ -2,19 +2,13 @@
 
 #include <cstring>
 
+#include "runtime/core/little_endian.h"
+
 namespace ember::xnnpack {
 namespace {
 
 constexpr size_t kMagicOffset = 4;
 constexpr size_t kMinHeaderSize = 30;
-
-uint32_t read_u32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-
-uint64_t read_u64(const uint8_t* p) {
-  return uint64_t(read_u32(p)) | uint64_t(read_u32(p + 4)) << 32;
-}
 
 }  // namespace
 
@@ -28,10 +22,10 @@ Error parse_payload(const void* data, size_t size, Payload* out) {
                           "XNNPACK header truncated: blob has %zu bytes, header needs %zu",
                           size, kMinHeaderSize);
     const uint16_t header_size = uint16_t(bytes[8] | bytes[9] << 8);
-    const uint32_t fb_offset = read_u32(bytes + 10);
-    const uint32_t fb_size = read_u32(bytes + 14);
-    const uint32_t const_offset = read_u32(bytes + 18);
-    const uint64_t const_size = read_u64(bytes + 22);
+    const uint32_t fb_offset = read_le32(bytes + 10);
+    const uint32_t fb_size = read_le32(bytes + 14);
+    const uint32_t const_offset = read_le32(bytes + 18);
+    const uint64_t const_size = read_le64(bytes + 22);
     EMBER_CHECK_OR_RETURN(header_size >= kMinHeaderSize && header_size <= size,
                           Error::InvalidProgram,
                           "XNNPACK header length %u outside [%zu, %zu]", header_size,

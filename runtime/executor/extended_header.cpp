@@ -2,21 +2,14 @@
 
 #include <cstring>
 
+#include "runtime/core/little_endian.h"
+
 namespace ember {
 namespace {
 
 constexpr char kMagic[4] = {'e', 'h', '0', '0'};
 constexpr uint32_t kMinLength = 4 + 4 + 8 + 8;
 constexpr uint32_t kLengthWithDataSize = kMinLength + 8;
-
-uint32_t read_u32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 |
-         uint32_t(p[3]) << 24;
-}
-
-uint64_t read_u64(const uint8_t* p) {
-  return uint64_t(read_u32(p)) | uint64_t(read_u32(p + 4)) << 32;
-}
 
 }  // namespace
 
@@ -33,15 +26,15 @@ Result<ExtendedHeader> ExtendedHeader::parse(const void* head, size_t size) {
                       size, size_t(kOffset + kMinLength));
     return Error::InvalidProgram;
   }
-  const uint32_t length = read_u32(h + 4);
+  const uint32_t length = read_le32(h + 4);
   if (length < kMinLength) {
     set_error_message("extended header length %u is smaller than the minimum %u",
                       unsigned(length), unsigned(kMinLength));
     return Error::InvalidProgram;
   }
   ExtendedHeader header;
-  header.program_size = read_u64(h + 8);
-  header.segment_base_offset = read_u64(h + 16);
+  header.program_size = read_le64(h + 8);
+  header.segment_base_offset = read_le64(h + 16);
   if (length >= kLengthWithDataSize) {
     if (size < kOffset + kLengthWithDataSize) {
       set_error_message("extended header truncated: length %u but file has "
@@ -49,7 +42,7 @@ Result<ExtendedHeader> ExtendedHeader::parse(const void* head, size_t size) {
                         unsigned(length), size);
       return Error::InvalidProgram;
     }
-    header.segment_data_size = read_u64(h + 24);
+    header.segment_data_size = read_le64(h + 24);
     header.has_segment_data_size = true;
   }
   return header;

@@ -3,6 +3,7 @@
 #include <cinttypes>
 #include <cstring>
 
+#include "runtime/core/little_endian.h"
 #include "runtime/core/error_message.h"
 #include "runtime/core/tensor.h"
 #include "schema/flat_tensor_generated.h"
@@ -14,14 +15,6 @@ constexpr char kDataIdentifier[4] = {'F', 'T', '0', '1'};
 constexpr char kHeaderMagic[4] = {'F', 'H', '0', '1'};
 constexpr uint32_t kFlatTensorVersion = 0;
 constexpr size_t kHeadSize = FlatTensorHeader::kOffset + FlatTensorHeader::kMinLength;
-
-uint32_t read_u32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-
-uint64_t read_u64(const uint8_t* p) {
-  return uint64_t(read_u32(p)) | uint64_t(read_u32(p + 4)) << 32;
-}
 
 template <typename T>
 uint32_t count(const flatbuffers::Vector<T>* v) {
@@ -74,11 +67,11 @@ Result<FlatTensorHeader> read_header(DataLoader* loader, size_t file_size) {
     return Error::InvalidExternalData;
   }
   FlatTensorHeader header;
-  header.length = read_u32(h + 4);
-  header.flatbuffer_offset = read_u64(h + 8);
-  header.flatbuffer_size = read_u64(h + 16);
-  header.segment_base_offset = read_u64(h + 24);
-  header.segment_data_size = read_u64(h + 32);
+  header.length = read_le32(h + 4);
+  header.flatbuffer_offset = read_le64(h + 8);
+  header.flatbuffer_size = read_le64(h + 16);
+  header.segment_base_offset = read_le64(h + 24);
+  header.segment_data_size = read_le64(h + 32);
 
   EMBER_CHECK_OR_RETURN(header.length >= FlatTensorHeader::kMinLength,
                         Error::InvalidExternalData,

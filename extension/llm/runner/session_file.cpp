@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "runtime/core/error_message.h"
+#include "runtime/core/little_endian.h"
 
 namespace ember::llm {
 namespace {
@@ -26,30 +27,6 @@ constexpr size_t kChecksumBytes = 8;  // at the end
 using ull = unsigned long long;
 
 uint64_t rotl(uint64_t x, int r) { return (x << r) | (x >> (64 - r)); }
-
-uint64_t load_le64(const uint8_t* p) {
-  uint64_t v = 0;
-  std::memcpy(&v, p, sizeof(v));  // one load; swapped below on big-endian hosts
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-  v = __builtin_bswap64(v);
-#elif !defined(__BYTE_ORDER__)
-  v = 0;
-  for (int i = 7; i >= 0; --i) v = (v << 8) | p[i];
-#endif
-  return v;
-}
-
-uint32_t load_le32(const uint8_t* p) {
-  return uint32_t(p[0]) | uint32_t(p[1]) << 8 | uint32_t(p[2]) << 16 | uint32_t(p[3]) << 24;
-}
-
-void store_le64(uint8_t* p, uint64_t v) {
-  for (int i = 0; i < 8; ++i) p[i] = uint8_t(v >> (8 * i));
-}
-
-void store_le32(uint8_t* p, uint32_t v) {
-  for (int i = 0; i < 4; ++i) p[i] = uint8_t(v >> (8 * i));
-}
 
 bool host_is_big_endian() {
   const uint16_t one = 1;
@@ -108,11 +85,11 @@ Error check_header(Span<const uint8_t> file) {
     set_error_message("not a session file: it starts with \"%s\", not \"EMBERSES\"", shown);
     return Error::InvalidArgument;
   }
-  const uint32_t version = load_le32(p + kVersionAt);
+  const uint32_t version = read_le32(p + kVersionAt);
   EMBER_CHECK_OR_RETURN(version == kSessionVersion, Error::NotSupported,
                         "session format version %u; this build reads version %u", version,
                         kSessionVersion);
-  const uint32_t flags = load_le32(p + kFlagsAt);
+  const uint32_t flags = read_le32(p + kFlagsAt);
   EMBER_CHECK_OR_RETURN((flags & ~kSessionFlagBigEndian) == 0, Error::InvalidArgument,
                         "session flags 0x%x: only bit 0 (byte order) is defined", flags);
   const bool big = (flags & kSessionFlagBigEndian) != 0;
@@ -124,7 +101,7 @@ Error check_header(Span<const uint8_t> file) {
                           "session header byte %llu is 0x%02x; bytes 48-63 must be zero",
                           ull(i), unsigned(p[i]));
   }
-  const uint64_t stated = load_le64(p + kFileSizeAt);
+  const uint64_t stated = read_le64(p + kFileSizeAt);
   EMBER_CHECK_OR_RETURN(stated == file.size(), Error::InvalidArgument,
                         "the header says the file is %llu bytes, it is %llu (cut short or "
                         "extended)", ull(stated), ull(file.size()));
@@ -134,7 +111,7 @@ Error check_header(Span<const uint8_t> file) {
 // The buffer table as the file states it, and the size it implies.
 Result<std::vector<SessionBufferInfo>> read_table(Span<const uint8_t> file, Extents* extents) {
   const uint8_t* p = file.data();
-  const uint32_t count = load_le32(p + kBufferCountAt);
+  const uint32_t count = read_le32(p + kBufferCountAt);
   EMBER_CHECK_OR_RETURN(count <= kMaxSessionBuffers, Error::InvalidArgument,
                         "the session has %u buffers; at most %u are read", count,
                         kMaxSessionBuffers);
@@ -146,15 +123,15 @@ Result<std::vector<SessionBufferInfo>> read_table(Span<const uint8_t> file, Exte
   std::vector<uint64_t> sizes(count);
   for (uint32_t i = 0; i < count; ++i) {
     const uint8_t* e = p + kSessionHeaderBytes + size_t(i) * kSessionTableEntryBytes;
-    const uint32_t dtype = load_le32(e + 4);
+    const uint32_t dtype = read_le32(e + 4);
     EMBER_CHECK_OR_RETURN(dtype <= 127 && is_valid_scalar_type(int(dtype)),
                           Error::InvalidArgument, "buffer %u: dtype code %u is not a dtype", i,
                           dtype);
-    table[i] = {load_le32(e), ScalarType(int8_t(dtype)), load_le64(e + 8)};
+    table[i] = {read_le32(e), ScalarType(int8_t(dtype)), read_le64(e + 8)};
     sizes[i] = table[i].nbytes;
   }
-  const uint64_t tokens = load_le64(p + kTokenCountAt);
-  const uint32_t logits = load_le32(p + kLogitsCountAt);
+  const uint64_t tokens = read_le64(p + kTokenCountAt);
+  const uint32_t logits = read_le32(p + kLogitsCountAt);
   if (!session_extents(tokens, logits, sizes, extents)) {
     set_error_message("%llu tokens, %u logits and %u buffers of the sizes the table states "
                       "need more than 2^64 bytes", ull(tokens), logits, count);
@@ -170,7 +147,7 @@ Result<std::vector<SessionBufferInfo>> read_table(Span<const uint8_t> file, Exte
 // The identity, then the table entry by entry.
 Error check_program(Span<const uint8_t> file, const std::vector<SessionBufferInfo>& table,
                     const SessionLayout& expected) {
-  const uint64_t identity = load_le64(file.data() + kIdentityAt);
+  const uint64_t identity = read_le64(file.data() + kIdentityAt);
   EMBER_CHECK_OR_RETURN(identity == expected.identity, Error::InvalidArgument,
                         "the session was saved for another program or method (identity "
                         "%016llx; this one's is %016llx)",
@@ -194,13 +171,13 @@ Error check_program(Span<const uint8_t> file, const std::vector<SessionBufferInf
 
 Result<std::vector<uint64_t>> read_tokens(Span<const uint8_t> file, const Extents& extents,
                                           const SessionLayout& expected) {
-  const uint64_t count = load_le64(file.data() + kTokenCountAt);
+  const uint64_t count = read_le64(file.data() + kTokenCountAt);
   EMBER_CHECK_OR_RETURN(count <= expected.max_tokens, Error::InvalidArgument,
                         "the session holds %llu tokens; this program's context takes at most "
                         "%llu", ull(count), ull(expected.max_tokens));
   std::vector<uint64_t> tokens(static_cast<size_t>(count));  // count <= max_tokens
   for (size_t i = 0; i < tokens.size(); ++i) {
-    tokens[i] = load_le64(file.data() + size_t(extents.tokens_at) + 8 * i);
+    tokens[i] = read_le64(file.data() + size_t(extents.tokens_at) + 8 * i);
     EMBER_CHECK_OR_RETURN(tokens[i] < expected.vocab_size, Error::InvalidArgument,
                           "token %llu is id %llu, outside the vocabulary (%llu ids)", ull(i),
                           ull(tokens[i]), ull(expected.vocab_size));
@@ -211,8 +188,8 @@ Result<std::vector<uint64_t>> read_tokens(Span<const uint8_t> file, const Extent
 // The logits of a session with tokens; none without.
 Result<std::vector<float>> read_logits(Span<const uint8_t> file, const Extents& extents,
                                        const SessionLayout& expected) {
-  const uint64_t tokens = load_le64(file.data() + kTokenCountAt);
-  const uint32_t count = load_le32(file.data() + kLogitsCountAt);
+  const uint64_t tokens = read_le64(file.data() + kTokenCountAt);
+  const uint32_t count = read_le32(file.data() + kLogitsCountAt);
   const uint64_t want = tokens > 0 ? expected.num_logits : 0;
   EMBER_CHECK_OR_RETURN(count == want, Error::InvalidArgument,
                         "the session has %u logits after its %llu tokens; %llu expected (%s)",
@@ -220,7 +197,7 @@ Result<std::vector<float>> read_logits(Span<const uint8_t> file, const Extents& 
                         tokens > 0 ? "what one step of the program gives" : "none without tokens");
   std::vector<float> logits(count);
   for (size_t i = 0; i < logits.size(); ++i) {
-    const uint32_t bits = load_le32(file.data() + size_t(extents.logits_at) + 4 * i);
+    const uint32_t bits = read_le32(file.data() + size_t(extents.logits_at) + 4 * i);
     std::memcpy(&logits[i], &bits, sizeof(bits));
   }
   return logits;
@@ -230,7 +207,7 @@ Result<std::vector<float>> read_logits(Span<const uint8_t> file, const Extents& 
 
 void Hash64::stripe(const uint8_t* bytes) {
   for (int i = 0; i < 4; ++i) {
-    lanes_[i] = rotl(lanes_[i] + load_le64(bytes + 8 * i) * kPrime2, 31) * kPrime1;
+    lanes_[i] = rotl(lanes_[i] + read_le64(bytes + 8 * i) * kPrime2, 31) * kPrime1;
   }
 }
 
@@ -254,7 +231,7 @@ void Hash64::update(const void* data, size_t size) {
 
 void Hash64::update_u64(uint64_t value) {
   uint8_t bytes[8];
-  store_le64(bytes, value);
+  write_le64(bytes, value);
   update(bytes, sizeof(bytes));
 }
 
@@ -264,7 +241,7 @@ uint64_t Hash64::digest() const {
   h = (h ^ total_) * kPrime1;
   size_t i = 0;
   for (; i + 8 <= num_pending_; i += 8) {
-    h = rotl(h ^ (load_le64(pending_ + i) * kPrime2), 27) * kPrime1;
+    h = rotl(h ^ (read_le64(pending_ + i) * kPrime2), 27) * kPrime1;
   }
   for (; i < num_pending_; ++i) h = rotl(h ^ (pending_[i] * kPrime3), 11) * kPrime1;
   h ^= h >> 33;
@@ -283,26 +260,26 @@ std::vector<uint8_t> session_head(const SessionLayout& layout, const std::vector
   std::vector<uint8_t> head(size_t(ex.buffers_at), 0);
   uint8_t* p = head.data();
   std::memcpy(p, kSessionMagic, sizeof(kSessionMagic));
-  store_le32(p + kVersionAt, kSessionVersion);
-  store_le32(p + kFlagsAt, host_is_big_endian() ? kSessionFlagBigEndian : 0);
-  store_le64(p + kIdentityAt, layout.identity);
-  store_le64(p + kFileSizeAt, ex.total);
-  store_le64(p + kTokenCountAt, tokens.size());
-  store_le32(p + kBufferCountAt, uint32_t(layout.buffers.size()));
-  store_le32(p + kLogitsCountAt, uint32_t(logits.size()));
+  write_le32(p + kVersionAt, kSessionVersion);
+  write_le32(p + kFlagsAt, host_is_big_endian() ? kSessionFlagBigEndian : 0);
+  write_le64(p + kIdentityAt, layout.identity);
+  write_le64(p + kFileSizeAt, ex.total);
+  write_le64(p + kTokenCountAt, tokens.size());
+  write_le32(p + kBufferCountAt, uint32_t(layout.buffers.size()));
+  write_le32(p + kLogitsCountAt, uint32_t(logits.size()));
   for (size_t i = 0; i < layout.buffers.size(); ++i) {
     uint8_t* e = p + kSessionHeaderBytes + i * kSessionTableEntryBytes;
-    store_le32(e, layout.buffers[i].value_index);
-    store_le32(e + 4, uint32_t(uint8_t(layout.buffers[i].dtype)));
-    store_le64(e + 8, layout.buffers[i].nbytes);
+    write_le32(e, layout.buffers[i].value_index);
+    write_le32(e + 4, uint32_t(uint8_t(layout.buffers[i].dtype)));
+    write_le64(e + 8, layout.buffers[i].nbytes);
   }
   for (size_t i = 0; i < tokens.size(); ++i) {
-    store_le64(p + size_t(ex.tokens_at) + 8 * i, tokens[i]);
+    write_le64(p + size_t(ex.tokens_at) + 8 * i, tokens[i]);
   }
   for (size_t i = 0; i < logits.size(); ++i) {
     uint32_t bits = 0;
     std::memcpy(&bits, &logits[i], sizeof(bits));
-    store_le32(p + size_t(ex.logits_at) + 4 * i, bits);
+    write_le32(p + size_t(ex.logits_at) + 4 * i, bits);
   }
   return head;
 }
@@ -342,7 +319,7 @@ Error write_session(const SessionLayout& layout, const std::vector<uint64_t>& to
                             kSessionAlignment));
   }
   uint8_t checksum[kChecksumBytes];
-  store_le64(checksum, h.digest());
+  write_le64(checksum, h.digest());
   EMBER_CHECK_OR_RETURN(ok && sink(checksum, sizeof(checksum)), Error::AccessFailed,
                         "write_session: the session could not be written");
   return Error::Ok;
@@ -378,7 +355,7 @@ Result<SessionView> parse_session(Span<const uint8_t> file, const SessionLayout&
   Result<std::vector<SessionBufferInfo>> table = read_table(file, &extents);
   if (!table.ok()) return table.error();
   const size_t body = file.size() - kChecksumBytes;  // the size matched the extents
-  const uint64_t stored = load_le64(file.data() + body);
+  const uint64_t stored = read_le64(file.data() + body);
   Hash64 h;
   h.update(file.data(), body);
   const uint64_t actual = h.digest();
