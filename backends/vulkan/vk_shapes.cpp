@@ -402,6 +402,7 @@ Error embedding(Env& e) {
   Dims w, idx;
   EMBER_RETURN_IF_ERROR(dims_of(e, 0, &w));
   EMBER_RETURN_IF_ERROR(dims_of(e, 1, &idx));
+  if (w.empty()) return fail(e, "a 0-d embedding table");
   idx.insert(idx.end(), w.begin() + 1, w.end());
   return set_out(e, idx);
 }
@@ -410,11 +411,14 @@ Error embedding(Env& e) {
 Error index_tensor(Env& e) {
   Dims x;
   EMBER_RETURN_IF_ERROR(dims_of(e, 0, &x));
+  if (x.empty()) return fail(e, "indexing a 0-d tensor");
   const Value& list = e.value(1);
   if (list.kind != ValueKind::ValueList || list.items.size() != 1) {
     return fail(e, "an index list other than one tensor");
   }
-  const TensorDesc& i = e.graph.values[size_t(list.items[0])].tensor;
+  const Value& index = e.graph.values[size_t(list.items[0])];
+  if (index.kind != ValueKind::Tensor) return fail(e, "an index that is not a tensor");
+  const TensorDesc& i = index.tensor;
   Dims out(i.sizes, i.sizes + i.rank);
   out.insert(out.end(), x.begin() + 1, x.end());
   return set_out(e, out);
