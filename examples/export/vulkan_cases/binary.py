@@ -87,6 +87,32 @@ def export_dynamic(out):
     print(f"binary_dynamic_seq -> {path}")
 
 
+def export_fp16(out):
+    """binary_force_fp16.bpte: VulkanPartitioner({"force_fp16": True}) stores
+    float tensors and weights as fp16 (inputs and outputs stay fp32); Ember
+    widens them and computes in fp32."""
+    from executorch.backends.vulkan.partitioner.vulkan_partitioner import VulkanPartitioner
+    from executorch.exir import to_edge_transform_and_lower
+    from export_vulkan import bundle, decode, portable_ops
+
+    torch.manual_seed(6)
+    module = nn.Sequential(nn.Conv2d(3, 8, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
+                           nn.Flatten(), nn.Linear(8, 4)).eval()
+    inputs = [(r(1, 3, 16, 16),), (r(1, 3, 16, 16),)]
+    ep = torch.export.export(module, inputs[0], strict=False)
+    prog = to_edge_transform_and_lower(
+        ep, partitioner=[VulkanPartitioner({"force_fp16": True})]).to_executorch()
+    program, _, blobs = decode(prog.buffer)
+    if len(blobs) != 1 or portable_ops(program):
+        raise RuntimeError(f"force_fp16: {len(blobs)} delegates, portable {portable_ops(program)}")
+    with torch.no_grad():
+        expected = [[module(*a)] for a in inputs]
+    path = os.path.join(out, "binary_force_fp16.bpte")
+    with open(path, "wb") as f:
+        f.write(bundle(prog, inputs, expected))
+    print(f"binary_force_fp16 -> {path}")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", default=os.path.join(ROOT, "test", "models", "vulkan", "ops"))
@@ -96,6 +122,7 @@ def main():
         n, portable, counts, written = export_case(case, args.out)
         print(f"{case.name}: {dict(counts)} -> {written}")
     export_dynamic(args.out)
+    export_fp16(args.out)
 
 
 if __name__ == "__main__":
