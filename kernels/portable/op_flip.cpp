@@ -41,6 +41,9 @@ void flip_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       strides[k] = -strides[k];
     }
   }
+  if (self.numel() == 0) {
+    return;  // nothing to read (and no data pointer to offset)
+  }
   const char* base = static_cast<const char*>(self.const_data_ptr()) +
                      offset * int64_t(self.element_size());
   copy_strided_view(base, self.scalar_type(), strides, out);

@@ -23,6 +23,9 @@ void select_copy_int_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!select_view(a, self, dim, index, &v) || !resize_out(a, out, v.shape.span())) {
     return;
   }
+  if (out.numel() == 0) {
+    return;  // nothing to read (and no data pointer to offset)
+  }
   const char* base = static_cast<const char*>(self.const_data_ptr()) + v.byte_offset;
   copy_strided_view(base, self.scalar_type(), v.strides, out);
 }

@@ -27,6 +27,9 @@ void select_scatter_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !resize_out(a, out, self.sizes()) || !copy_broadcast(a, self, out)) {
     return;
   }
+  if (out.numel() == 0) {
+    return;  // nothing to write (and no data pointer to offset)
+  }
   // out has self's sizes, so its view cannot fail; its strides may differ.
   SelectView ov;
   (void)select_view(a, out, dim, index, &ov);
