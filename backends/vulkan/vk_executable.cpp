@@ -358,7 +358,7 @@ Error Executable::update_shapes(Span<EValue*> args, bool* changed) {
   std::vector<int64_t> signature;
   flatten_shapes(graph_, &signature);
   *changed = signature != signature_;
-  signature_ = std::move(signature);
+  if (*changed) signature_ = std::move(signature);
   return Error::Ok;
 }
 
@@ -447,7 +447,15 @@ Error Executable::execute(Span<EValue*> args, EventTracer* tracer) {
   if (dynamic_) {
     bool changed = false;
     EMBER_RETURN_IF_ERROR(update_shapes(args, &changed));
-    if (changed) EMBER_RETURN_IF_ERROR(rebuild());
+    if (changed) {
+      const Error err = rebuild();
+      if (err != Error::Ok) {
+        // The recording may be half replaced: never submit it; the next
+        // call rebuilds from scratch.
+        signature_.clear();
+        return err;
+      }
+    }
   }
   EMBER_RETURN_IF_ERROR(copy_inputs(args));
   EMBER_RETURN_IF_ERROR(device_->submit(cmd_, fence_));
