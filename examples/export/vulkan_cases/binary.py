@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the Vulkan delegate's binary fixtures in test/models/vulkan/ops.
 """Vulkan delegate fixtures of the binary family (elementwise with
 broadcasting) and the view/copy family.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the Vulkan delegate's conv fixtures in test/models/vulkan/ops.
 """Vulkan delegate fixtures of the conv family (convolution and pooling):
 test/models/vulkan/ops/conv_<case>.bpte, each one VulkanBackend delegate
 holding the case's operators, bundled with two test cases whose expected

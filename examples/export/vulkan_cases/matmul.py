@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the Vulkan delegate's matmul fixtures in test/models/vulkan/ops.
 """Vulkan delegate fixtures of the matmul family: matrix products (linear,
 mm, bmm, addmm, matmul), normalization (layer, group and RMS norm), softmax
 and reductions (mean, sum, amax, amin, argmax, argmin).

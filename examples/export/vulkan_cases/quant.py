@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the Vulkan delegate's quant fixtures in test/models/vulkan/ops.
 """Vulkan delegate fixtures of the quant family: linear layers quantized the
 way export_llama -qmode 8da4w quantizes them (torchao's
 Int8DynamicActivationIntxWeightConfig: int4 weights per group, symmetric,

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# Product tool: writes the Vulkan delegate's unary fixtures in test/models/vulkan/ops.
 """Vulkan delegate fixtures of the unary family (activations, maths,
 dtype conversions), the layout family (permute, slice, select, cat,
 expand, split, repeat, flip, pad, unfold, pixel shuffle) and the gather
