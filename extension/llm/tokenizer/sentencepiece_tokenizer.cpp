@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "extension/llm/tokenizer/formats.h"
+#include "extension/llm/tokenizer/sentencepiece_charsmap.h"
 #include "extension/llm/tokenizer/tokenizer.h"
 #include "runtime/core/error_message.h"
 
@@ -155,6 +156,12 @@ class SentencePieceTokenizer final : public Tokenizer {
 
 Result<std::unique_ptr<Tokenizer>> make_sentencepiece_tokenizer(const std::string& bytes,
                                                                 const std::string& path) {
+  std::string why;
+  if (!check_charsmaps(bytes, &why)) {
+    set_error_message("tokenizer %s: SentencePiece model (%zu bytes) with %s", path.c_str(),
+                      bytes.size(), why.c_str());
+    return Error::InvalidArgument;
+  }
   auto processor = std::make_unique<sentencepiece::SentencePieceProcessor>();
   sentencepiece::util::Status status;
   // libsentencepiece throws on some malformed models rather than returning
