@@ -27,6 +27,7 @@
 #include "extension/module/module.h"
 #include "runtime/backend/backend.h"
 #include "runtime/core/error_message.h"
+#include "test/utils/bundle_fixture.h"
 #include "test/utils/tensor_factory.h"
 
 namespace ember::demo {
@@ -336,33 +337,11 @@ std::vector<uint8_t> read(const std::string& path) {
                               std::istreambuf_iterator<char>());
 }
 
-// A bundle in aligned memory and its module.
-struct Loaded {
-  std::vector<uint64_t> storage;
-  std::unique_ptr<BundledProgram> bundle;
-  std::unique_ptr<Module> module;
-  Method* method = nullptr;
-};
+using Loaded = testing::LoadedBundle;
 
 ::testing::AssertionResult load(const std::string& file, Loaded* l,
                                 EventTracer* tracer = nullptr) {
-  const std::vector<uint8_t> raw = read(kDir + "/" + file);
-  if (raw.empty()) return ::testing::AssertionFailure() << "cannot read " << file;
-  l->storage.assign(raw.size() / 8 + 8, 0);
-  uint8_t* bytes = reinterpret_cast<uint8_t*>(
-      (reinterpret_cast<uintptr_t>(l->storage.data()) + 31) & ~uintptr_t(31));
-  std::memcpy(bytes, raw.data(), raw.size());
-  Result<BundledProgram> b = BundledProgram::from(bytes, raw.size());
-  if (!b.ok()) return ::testing::AssertionFailure() << last_error_message();
-  l->bundle = std::make_unique<BundledProgram>(*b);
-  Result<std::unique_ptr<Module>> m = Module::load(
-      std::make_unique<BufferDataLoader>(b->program_data(), b->program_size()));
-  if (!m.ok()) return ::testing::AssertionFailure() << "load: " << last_error_message();
-  l->module = std::move(*m);
-  Result<Method*> method = l->module->method("forward", tracer);
-  if (!method.ok()) return ::testing::AssertionFailure() << "method: " << last_error_message();
-  l->method = *method;
-  return ::testing::AssertionSuccess();
+  return testing::load_bundle(kDir + "/" + file, l, tracer);
 }
 
 class DemoFixture : public ::testing::TestWithParam<std::string> {};

@@ -9,17 +9,12 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
-#include <memory>
 #include <string>
 #include <vector>
 
 #include "backends/vulkan/vk_device.h"
-#include "bundled_program/bundled_program.h"
-#include "extension/data_loader/buffer_data_loader.h"
-#include "extension/module/module.h"
 #include "runtime/platform/error_message.h"
+#include "test/utils/bundle_fixture.h"
 
 namespace ember {
 namespace {
@@ -62,45 +57,13 @@ std::vector<std::string> bundles() {
   return out;
 }
 
-std::vector<uint8_t> read(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
-}
-
-struct Loaded {
-  std::vector<uint64_t> storage;
-  std::unique_ptr<BundledProgram> bundle;
-  std::unique_ptr<Module> module;
-  Method* method = nullptr;
-};
-
-::testing::AssertionResult load(const std::string& file, Loaded* l) {
-  const std::vector<uint8_t> raw = read(kDir + "/" + file);
-  if (raw.empty()) return ::testing::AssertionFailure() << "cannot read " << file;
-  l->storage.assign(raw.size() / 8 + 8, 0);
-  uint8_t* bytes = reinterpret_cast<uint8_t*>(
-      (reinterpret_cast<uintptr_t>(l->storage.data()) + 31) & ~uintptr_t(31));
-  std::memcpy(bytes, raw.data(), raw.size());
-  Result<BundledProgram> b = BundledProgram::from(bytes, raw.size());
-  if (!b.ok()) return ::testing::AssertionFailure() << last_error_message();
-  l->bundle = std::make_unique<BundledProgram>(*b);
-  Result<std::unique_ptr<Module>> m = Module::load(
-      std::make_unique<BufferDataLoader>(b->program_data(), b->program_size()));
-  if (!m.ok()) return ::testing::AssertionFailure() << "load: " << last_error_message();
-  l->module = std::move(*m);
-  Result<Method*> method = l->module->method("forward");
-  if (!method.ok()) return ::testing::AssertionFailure() << "method: " << last_error_message();
-  l->method = *method;
-  return ::testing::AssertionSuccess();
-}
-
 class VulkanFixture : public ::testing::TestWithParam<std::string> {};
 
 TEST_P(VulkanFixture, Verifies) {
   if (!vulkan::device_available()) GTEST_SKIP() << "no Vulkan device on this machine";
   const Tolerance tol = tolerance(GetParam());
-  Loaded l;
-  ASSERT_TRUE(load(GetParam(), &l));
+  testing::LoadedBundle l;
+  ASSERT_TRUE(testing::load_bundle(kDir + "/" + GetParam(), &l));
   Result<size_t> cases = l.bundle->num_test_cases("forward");
   ASSERT_TRUE(cases.ok());
   ASSERT_GT(*cases, 0u);

@@ -22,6 +22,7 @@
 #include "extension/module/module.h"
 #include "runtime/core/error_message.h"
 #include "runtime/platform/threadpool.h"
+#include "test/utils/bundle_fixture.h"
 #include "test/xnnpack/xnnpack_cpu_level.h"
 
 namespace ember::testing {
@@ -73,17 +74,7 @@ Entry entry(const std::string& name) {
   return Entry();
 }
 
-// A bundle in 32-byte aligned memory and the module loaded from it.
-struct Loaded {
-  std::vector<uint64_t> storage;
-  std::unique_ptr<BundledProgram> bundle;
-  std::unique_ptr<Module> module;
-  Method* method = nullptr;
-  // The non-delegated part needs portable operators Ember lacks (#4).
-  bool missing_operators = false;
-  // The load's error message, when it failed.
-  std::string error;
-};
+using Loaded = testing::LoadedBundle;
 
 // Loads `path`; skips for missing portable operators; for a fixture that
 // XNNPACK has no kernels for at this CPU level (an fp16 program below
@@ -101,28 +92,7 @@ struct Loaded {
   } while (0)
 
 ::testing::AssertionResult load(const std::string& path, Loaded* l) {
-  std::ifstream in(path, std::ios::binary);
-  std::vector<uint8_t> raw((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (raw.empty()) return ::testing::AssertionFailure() << "cannot read " << path;
-  l->storage.assign(raw.size() / 8 + 8, 0);
-  uint8_t* bytes = reinterpret_cast<uint8_t*>(
-      (reinterpret_cast<uintptr_t>(l->storage.data()) + 31) & ~uintptr_t(31));
-  std::memcpy(bytes, raw.data(), raw.size());
-  Result<BundledProgram> b = BundledProgram::from(bytes, raw.size());
-  if (!b.ok()) return ::testing::AssertionFailure() << last_error_message();
-  l->bundle = std::make_unique<BundledProgram>(*b);
-  Result<std::unique_ptr<Module>> m = Module::load(
-      std::make_unique<BufferDataLoader>(b->program_data(), b->program_size()));
-  if (!m.ok()) return ::testing::AssertionFailure() << "load: " << last_error_message();
-  l->module = std::move(*m);
-  Result<Method*> method = l->module->method("forward");
-  if (!method.ok()) {
-    l->missing_operators = method.error() == Error::OperatorMissing;
-    l->error = last_error_message();
-    return ::testing::AssertionFailure() << "method: " << last_error_message();
-  }
-  l->method = *method;
-  return ::testing::AssertionSuccess();
+  return testing::load_bundle(path, l);
 }
 
 void verify_all(const std::string& name) {
