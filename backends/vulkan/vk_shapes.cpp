@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "backends/vulkan/ops/vk_op_util.h"
+#include "backends/vulkan/vk_builder.h"
 #include "runtime/platform/error_message.h"
 
 namespace ember::vulkan {
@@ -12,12 +13,19 @@ namespace {
 using Dims = std::vector<int64_t>;
 
 // What a rule sees: the working graph, the stored one (bounds), the host
-// inputs, and the operator.
+// inputs, and the operator; arguments are read with the builders' typed
+// readers (vk_builder.h) over the working graph, so a rule reads the
+// shapes and SymInt values propagated so far.
 struct Env {
+  Env(const Graph& b, Graph& g, const ShapeInputs& in, size_t i)
+      : bounds(b), graph(g), inputs(in), index(i), reader(g) {
+    reader.begin_op(i);
+  }
   const Graph& bounds;
   Graph& graph;
   const ShapeInputs& inputs;
   size_t index;  // of the operator in the chain
+  Builder reader;
 
   const OpCall& op() const { return graph.chain[index]; }
   size_t args() const { return op().args.size(); }
@@ -25,59 +33,20 @@ struct Env {
   const Value& value(size_t arg) const { return graph.values[size_t(id(arg))]; }
 };
 
-Error fail(const Env& e, const char* what) {
-  set_error_message("VulkanBackend operator %zu (%s): %s", e.index,
-                    PrintableName(e.op().name.c_str()).c_str(), what);
-  return Error::InvalidProgram;
-}
+Error fail(const Env& e, const char* what) { return e.reader.invalid(what); }
 
-Error need(const Env& e, size_t n) {
-  return e.args() >= n ? Error::Ok : fail(e, "too few arguments for its shape rule");
-}
+Error need(const Env& e, size_t n) { return e.reader.expect_args(n); }
 
 Error dims_of(const Env& e, size_t arg, Dims* out) {
-  if (arg >= e.args() || e.value(arg).kind != ValueKind::Tensor) {
-    return fail(e, "an argument the shape rule reads as a tensor is not one");
-  }
-  const TensorDesc& t = e.value(arg).tensor;
-  out->assign(t.sizes, t.sizes + t.rank);
+  const TensorDesc* t = nullptr;
+  EMBER_RETURN_IF_ERROR(e.reader.tensor_arg(arg, &t));
+  out->assign(t->sizes, t->sizes + t->rank);
   return Error::Ok;
 }
 
-Error int_of(const Env& e, size_t arg, int64_t* out) {
-  if (arg >= e.args()) return fail(e, "a missing int argument");
-  const Value& v = e.value(arg);
-  if (v.kind == ValueKind::Int || v.kind == ValueKind::Bool) {
-    *out = v.int_value;
-  } else if (v.kind == ValueKind::SymInt) {
-    *out = v.symint_value;
-  } else {
-    return fail(e, "an argument the shape rule reads as an int is not one");
-  }
-  return Error::Ok;
-}
+Error int_of(const Env& e, size_t arg, int64_t* out) { return e.reader.int_arg(arg, out); }
 
-Error list_of(const Env& e, size_t arg, Dims* out) {
-  if (arg >= e.args()) return fail(e, "a missing int list");
-  const Value& v = e.value(arg);
-  if (v.kind == ValueKind::IntList || v.kind == ValueKind::BoolList) {
-    *out = v.ints;
-    return Error::Ok;
-  }
-  if (v.kind != ValueKind::ValueList) return fail(e, "an int list argument is not one");
-  out->clear();
-  for (int32_t item : v.items) {
-    const Value& x = e.graph.values[size_t(item)];
-    if (x.kind == ValueKind::Int) {
-      out->push_back(x.int_value);
-    } else if (x.kind == ValueKind::SymInt) {
-      out->push_back(x.symint_value);
-    } else {
-      return fail(e, "an int list holds a value that is not an int");
-    }
-  }
-  return Error::Ok;
-}
+Error list_of(const Env& e, size_t arg, Dims* out) { return e.reader.int_list_arg(arg, out); }
 
 // Gives value `id` the shape `d`: its stored rank, and no more elements
 // than the memory planned for the stored shape.
@@ -598,7 +567,7 @@ bool has_runtime_shapes(const Graph& graph) {
 
 Error propagate_shapes(const Graph& bounds, const ShapeInputs& inputs, Graph* graph) {
   for (size_t i = 0; i < graph->chain.size(); ++i) {
-    Env e{bounds, *graph, inputs, i};
+    Env e(bounds, *graph, inputs, i);
     if (e.args() == 0) continue;
     const Rule rule = find_rule(e.op().name.c_str());
     EMBER_RETURN_IF_ERROR(rule != nullptr ? rule(e) : keep_stored(e));
