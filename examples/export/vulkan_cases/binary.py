@@ -22,16 +22,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from export_vulkan import Case, export_case, r  # noqa: E402
-
-
-class Fn(nn.Module):
-    def __init__(self, f):
-        super().__init__()
-        self.f = f
-
-    def forward(self, *args):
-        return self.f(*args)
+from export_vulkan import Case, Fn, export_case, r  # noqa: E402
 
 
 def two(*shapes):
