@@ -45,11 +45,13 @@ void compute_taps(int64_t in, int64_t out, double scale, Taps<C> taps) {
   const double inv = scale >= 1.0 ? 1.0 / scale : 1.0;
   for (int64_t i = 0; i < out; ++i) {
     const double centre = scale * (double(i) + 0.5);
+    // The caller checked that these fit int64 (scale_in_range); a window
+    // past the input's end reads nothing and gives 0, as in PyTorch.
     int64_t lo = int64_t(centre - support + 0.5);
-    lo = lo < 0 ? 0 : lo;
+    lo = lo < 0 ? 0 : (lo > in ? in : lo);
     int64_t hi = int64_t(centre + support + 0.5);
     hi = hi > in ? in : hi;
-    int64_t n = hi - lo;
+    int64_t n = hi > lo ? hi - lo : 0;
     n = n > taps.max_taps ? taps.max_taps : n;
     // The filter's values, then normalized to sum 1.
     C* dst = taps.w + i * taps.max_taps;
@@ -98,6 +100,13 @@ void resample(const T* in, T* out, int64_t planes, int64_t in_h, int64_t in_w,
   });
 }
 
+// Whether `scale` keeps every output's window (centre scale * (i + 0.5),
+// half-width max(scale, 1)) well inside int64: a scales_h or scales_w near
+// zero gives a reciprocal near infinity.
+bool scale_in_range(double scale, int64_t out) {
+  return std::isfinite(scale) && scale * (double(out) + 1.0) < 4.0e15;
+}
+
 // Carves one dim's taps out of temp memory; false when it runs out.
 template <typename C>
 bool allocate_taps(KernelContext& ctx, int64_t out, int64_t taps_per, Taps<C>* t) {
@@ -136,6 +145,12 @@ void upsample_bilinear2d_aa_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     // weights.
     const double sh = double(upsample_area_scale<C>(align_corners, scales, 0, in_h, out_h));
     const double sw = double(upsample_area_scale<C>(align_corners, scales, 1, in_w, out_w));
+    if (!scale_in_range(sh, out_h) || !scale_in_range(sw, out_w)) {
+      a.fail(Error::InvalidArgument,
+             "scales (%g, %g) put the source coordinates out of range",
+             scale_values[0], scale_values[1]);
+      return;
+    }
     Taps<C> th, tw;
     if (!allocate_taps(ctx, out_h, max_taps(sh, in_h), &th) ||
         !allocate_taps(ctx, out_w, max_taps(sw, in_w), &tw)) {

@@ -76,5 +76,28 @@ TEST(UpsampleBilinear2dAa, LargeRatioUsesEveryInput) {
   expect_near_vec(to_doubles(*out), {3.0}, 1e-5);
 }
 
+// Scales below in / out: windows run past the input's end. PyTorch's
+// values; an output whose window holds no input is 0.
+TEST(UpsampleBilinear2dAa, WindowsPastTheEnd) {
+  auto in = from_doubles(ScalarType::Float, {1, 1, 3, 4}, iota12());
+  auto out = empty(ScalarType::Float, {1, 1, 2, 2});
+  ASSERT_EQ(resize(*in, {2, 2}, false, 0.3, 0.3, *out), Error::Ok) << last_error_message();
+  expect_near_vec(to_doubles(*out), {5.5274, 6.8577, 9.3571, 10.6875}, 1e-4);
+  ASSERT_EQ(resize(*in, {2, 2}, false, 0.1, 0.1, *out), Error::Ok) << last_error_message();
+  expect_near_vec(to_doubles(*out), {6.0888, 0, 0, 0}, 1e-4);
+}
+
+// A scale near zero (a fuzz finding: its reciprocal overflowed the window
+// arithmetic) is refused, not cast to int64.
+TEST(UpsampleBilinear2dAa, ScaleNearZeroRefused) {
+  auto in = from_doubles(ScalarType::Float, {1, 1, 3, 4}, iota12());
+  auto out = empty(ScalarType::Float, {1, 1, 2, 2});
+  for (double s : {1e-310, 1e-300, 1e-20}) {
+    EXPECT_EQ(resize(*in, {2, 2}, false, s, 0.5, *out), Error::InvalidArgument) << s;
+    EXPECT_TRUE(message_has("out of range"));
+    EXPECT_EQ(resize(*in, {2, 2}, false, 0.5, s, *out), Error::InvalidArgument) << s;
+  }
+}
+
 }  // namespace
 }  // namespace ember::testing
