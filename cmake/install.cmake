@@ -146,15 +146,24 @@ set(EMBER_PUBLIC_HEADERS
 if(EMBER_BUILD_LLM)
   list(APPEND EMBER_PUBLIC_HEADERS
     extension/llm/tokenizer/tokenizer.h
+    extension/llm/runner/audio_features.h
     extension/llm/runner/context_trim.h
+    extension/llm/runner/decoder_io.h
     extension/llm/runner/generation_config.h
+    extension/llm/runner/image_loader.h
+    extension/llm/runner/media_inputs.h
     extension/llm/runner/metadata.h
+    extension/llm/runner/multimodal_input.h
+    extension/llm/runner/multimodal_prompt.h
+    extension/llm/runner/multimodal_runner.h
     extension/llm/runner/sampler.h
+    extension/llm/runner/seq2seq_runner.h
     extension/llm/runner/session_file.h
     extension/llm/runner/session_state.h
     extension/llm/runner/stats.h
     extension/llm/runner/text_llm_runner.h
-    extension/llm/runner/utf8_stream.h)
+    extension/llm/runner/utf8_stream.h
+    extension/llm/runner/wav_loader.h)
 endif()
 foreach(header ${EMBER_PUBLIC_HEADERS})
   if(NOT EXISTS ${PROJECT_SOURCE_DIR}/${header})

@@ -13,14 +13,18 @@ if(PkgConfig_FOUND)
   pkg_check_modules(EMBER_SENTENCEPIECE QUIET sentencepiece)
   pkg_check_modules(EMBER_PCRE2 QUIET libpcre2-8)
 endif()
-if(EMBER_SENTENCEPIECE_FOUND AND EMBER_PCRE2_FOUND)
+# stb_image (header only, libstb-dev) decodes the multimodal runner's
+# images (extension/llm/runner/image_stb.cpp).
+find_path(EMBER_STB_INCLUDE_DIR stb/stb_image.h)
+if(EMBER_SENTENCEPIECE_FOUND AND EMBER_PCRE2_FOUND AND EMBER_STB_INCLUDE_DIR)
   set(EMBER_BUILD_LLM ON)
 elseif(_ember_llm_request STREQUAL "AUTO")
-  message(STATUS "Ember: the LLM extension is off (libsentencepiece-dev and libpcre2-dev "
-                 "not found; scripts/install_deps.sh installs them)")
+  message(STATUS "Ember: the LLM extension is off (libsentencepiece-dev, libpcre2-dev and "
+                 "libstb-dev not all found; scripts/install_deps.sh installs them)")
 else()
-  message(FATAL_ERROR "EMBER_BUILD_LLM=ON needs libsentencepiece-dev and libpcre2-dev "
-                      "(scripts/install_deps.sh installs them), or -DEMBER_BUILD_LLM=OFF")
+  message(FATAL_ERROR "EMBER_BUILD_LLM=ON needs libsentencepiece-dev, libpcre2-dev and "
+                      "libstb-dev (scripts/install_deps.sh installs them), or "
+                      "-DEMBER_BUILD_LLM=OFF")
 endif()
 
 # The libraries as targets the tokenizers link (link flags only: their

@@ -4,7 +4,8 @@
 #   scripts/fuzz.sh TARGET SECONDS   a campaign: one target (program,
 #                                    bundled_program, npy, runner_inputs,
 #                                    ptd, xnnpack_payload, tokenizer,
-#                                    session_file) for SECONDS, random seed,
+#                                    session_file, image, wav) for SECONDS,
+#                                    random seed,
 #                                    corpus kept in build-fuzz/corpus/TARGET
 #   scripts/fuzz.sh all SECONDS      every target, SECONDS each
 #   scripts/fuzz.sh --ci             what CI runs: every committed seed and
@@ -36,6 +37,10 @@ if [ -f backends/vulkan/vk_compile.h ] && command -v glslc >/dev/null &&
 if [ -f /usr/include/sentencepiece_processor.h ] && [ -f /usr/include/pcre2.h ]; then
   targets_all+=(tokenizer)
   if [ -f backends/xnnpack/xnn_payload.h ]; then targets_all+=(session_file); fi
+  # The multimodal runners' media readers: WAV, and pictures where stb_image
+  # (libstb-dev, installed by scripts/install_deps.sh) is there to build them.
+  targets_all+=(wav)
+  if [ -f /usr/include/stb/stb_image.h ]; then targets_all+=(image); fi
 fi
 ci=0
 if [ "${1:-}" = --ci ]; then
@@ -118,6 +123,14 @@ seed() {  # seed TARGET DIR: copy the fixtures a target reads into DIR
       # the target restores into the legacy one.
       cp test/models/llm/sessions/*.session "$dir/"
       cp test/regression/*.session "$dir/" 2>/dev/null || true ;;
+    image)
+      # The pictures and image arrays of test/models/media (make_media.py).
+      for f in test/models/media/*.png test/models/media/*.jpg test/models/media/*.bmp \
+               test/models/media/image_*.npy; do cp "$f" "$dir/"; done
+      cp test/regression/crash_image_* "$dir/" 2>/dev/null || true ;;
+    wav)
+      cp test/models/media/*.wav "$dir/"
+      cp test/regression/crash_wav_* "$dir/" 2>/dev/null || true ;;
   esac
 }
 
@@ -125,6 +138,7 @@ max_len() {
   case $1 in
     program | bundled_program | xnnpack_payload | vulkan_payload) echo 16384 ;;
     tokenizer | session_file) echo 65536 ;;
+    image) echo 8192 ;;
     *) echo 4096 ;;
   esac
 }
@@ -148,6 +162,8 @@ ci_runs() {
     vulkan_payload) echo 500000 ;;
     tokenizer) echo 100000 ;;
     session_file) echo 100000 ;;
+    image) echo 450000 ;;
+    wav) echo 5000000 ;;
   esac
 }
 

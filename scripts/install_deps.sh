@@ -19,6 +19,7 @@ packages=(
   libbenchmark-dev                          # benchmarks
   libsentencepiece-dev                      # LLM tokenizers: SentencePiece .model
   libpcre2-dev                              # LLM tokenizers: tiktoken / tokenizer.json regexes
+  libstb-dev                                # LLM runner: PNG, JPEG and BMP decoding (stb_image)
   ccache                                    # compiler cache (CMakeLists.txt, build_xnnpack.sh)
   glslc libvulkan-dev                       # Vulkan delegate: shaders and headers at build time
   libvulkan1 mesa-vulkan-drivers            # a Vulkan device on any machine (lavapipe) for its tests

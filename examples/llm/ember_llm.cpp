@@ -18,6 +18,11 @@
 // --context_margin positions left for the answer) keeps its first N tokens
 // and its last ones, the middle dropped (said on stderr); without it, such
 // a prompt is an error, as upstream's.
+// --image_path / --audio_path run a multimodal program (token_embedding,
+// text_decoder and a vision or audio encoder: Gemma 3, Llava, Voxtral as
+// optimum-executorch exports them) with the prompt put together as
+// --prompt_format says; such a program without media runs the same way on
+// the text alone. docs/multimodal.md.
 // Exit status: 0 on success, 1 when loading or
 // generation fails (the message says why), 2 for bad flags.
 #include <gflags/gflags.h>
@@ -34,6 +39,8 @@
 #include "devtools/etdump/etdump_writer.h"
 #include "devtools/event_recorder.h"
 #include "examples/executor_runner/runner_memory.h"
+#include "examples/llm/ember_llm_multimodal.h"
+#include "examples/llm/llm_cli.h"
 #include "extension/llm/runner/text_llm_runner.h"
 #include "extension/llm/tokenizer/tokenizer.h"
 #include "extension/runner_util/cpu_level.h"
@@ -76,6 +83,22 @@ DEFINE_int32(context_margin, -1,
              "With --context_keep_first: positions a trim leaves for the answer; -1: a quarter "
              "of the context, or --max_new_tokens when smaller.");
 DEFINE_bool(print_token_ids, false, "Also print the prompt's and the generated token ids.");
+DEFINE_string(image_path, "",
+              "An image (PNG, JPEG, BMP, or a prepared .npy [3, H, W]): generate with a "
+              "multimodal program (token_embedding, vision_encoder, text_decoder).");
+DEFINE_string(image_preset, "",
+              "How to prepare --image_path: one of upstream's runners' presets (gemma3, "
+              "llava, ...); empty: resized to the vision encoder's input, /255 for float.");
+DEFINE_string(audio_path, "",
+              "Audio (.wav or raw float32 .bin through --processor_path, or features .npy): "
+              "generate with a multimodal program that has an audio_encoder.");
+DEFINE_string(processor_path, "",
+              "The audio preprocessor program (upstream's mel_spectrogram export) for "
+              "--audio_path recordings.");
+DEFINE_string(prompt_format, "raw",
+              "With media: how the prompt and media are put together: raw (media at each "
+              "<image>/<audio> in the prompt, else first), gemma3, llava, voxtral (upstream's "
+              "runners' chat formats).");
 DEFINE_bool(memory_report, false,
             "Print where memory goes (stderr): RSS before and after loading and after "
             "generating, the planned buffers (the KV caches), the XNNPACK delegates' packed "
@@ -83,15 +106,10 @@ DEFINE_bool(memory_report, false,
 
 namespace {
 
-std::vector<std::string> split_commas(const std::string& text) {
-  std::vector<std::string> parts;
-  std::stringstream in(text);
-  std::string part;
-  while (std::getline(in, part, ',')) {
-    if (!part.empty()) parts.push_back(part);
-  }
-  return parts;
-}
+using ember::llm::cli::fail;
+using ember::llm::cli::print_ids;
+using ember::llm::cli::print_stats;
+using ember::llm::cli::split_commas;
 
 bool read_text(const std::string& path, std::string* text) {
   std::ifstream in(path, std::ios::binary);
@@ -133,17 +151,6 @@ bool write_etdump(const ember::devtools::EventRecorder& recorder, const std::str
     return false;
   }
   return true;
-}
-
-int fail(const char* what) {
-  std::fprintf(stderr, "error: %s: %s\n", what, ember::last_error_message());
-  return 1;
-}
-
-void print_ids(const char* label, const std::vector<uint64_t>& ids) {
-  std::printf("%s:", label);
-  for (uint64_t id : ids) std::printf(" %llu", static_cast<unsigned long long>(id));
-  std::printf("\n");
 }
 
 double ms_since(std::chrono::steady_clock::time_point start) {
@@ -203,6 +210,10 @@ int main(int argc, char** argv) {
   if (FLAGS_cpu_threads > 0 &&
       ember::set_num_threads(size_t(FLAGS_cpu_threads)) != ember::Error::Ok) {
     return fail("--cpu_threads");
+  }
+  if (!FLAGS_image_path.empty() || !FLAGS_audio_path.empty() ||
+      ember::llm::is_multimodal_program(FLAGS_model_path, FLAGS_method_name)) {
+    return ember::llm::run_multimodal(prompt, split_commas(FLAGS_data_paths));
   }
   const long rss_before_load = current_rss_kib();
   ember::runner::MemoryReport memory;
@@ -266,10 +277,7 @@ int main(int argc, char** argv) {
     print_ids("prompt_ids", (*runner)->last_prompt_ids());
     print_ids("generated_ids", (*runner)->last_generated_ids());
   }
-  const std::string report = ember::llm::stats_report((*runner)->stats());
-  const size_t first_line = report.find('\n');
-  std::printf("%s\n", report.substr(0, first_line).c_str());
-  std::fprintf(stderr, "%s", report.substr(first_line + 1).c_str());
+  print_stats((*runner)->stats());
   std::fprintf(stderr, "\tPeak RSS:\t%.1f MiB (%.1f MiB before loading)\n",
                peak_rss_kib() / 1024.0, rss_before_load / 1024.0);
   if (FLAGS_memory_report) {

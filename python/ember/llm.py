@@ -28,5 +28,17 @@ Stats = _ember.llm.Stats
 TextLLMRunner = _ember.llm.TextLLMRunner
 Tokenizer = _ember.llm.Tokenizer
 load_tokenizer = _ember.llm.load_tokenizer
+MultimodalRunner = _ember.llm.MultimodalRunner
+MultimodalInput = _ember.llm.MultimodalInput
+make_text_input = _ember.llm.make_text_input
+make_token_input = _ember.llm.make_token_input
+make_image_input = _ember.llm.make_image_input
+make_audio_input = _ember.llm.make_audio_input
+audio_input_from_file = _ember.llm.audio_input_from_file
+build_multimodal_prompt = _ember.llm.build_multimodal_prompt
+Seq2SeqRunner = _ember.llm.Seq2SeqRunner
 
-__all__ = ["GenerationConfig", "Stats", "TextLLMRunner", "Tokenizer", "load_tokenizer"]
+__all__ = ["GenerationConfig", "Stats", "TextLLMRunner", "Tokenizer", "load_tokenizer",
+           "MultimodalRunner", "MultimodalInput", "make_text_input", "make_token_input",
+           "make_image_input", "make_audio_input", "audio_input_from_file",
+           "build_multimodal_prompt", "Seq2SeqRunner"]

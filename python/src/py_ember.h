@@ -61,6 +61,9 @@ extern std::shared_mutex g_pool_lock;
 
 // Adds the `llm` submodule to `parent`.
 void bind_llm(py::module_& parent);
+// Adds MultimodalRunner, Seq2SeqRunner and the input makers to `llm`
+// (py_multimodal.cpp).
+void bind_multimodal(py::module_& llm);
 
 // ---- Values (py_values.cpp) ----
 

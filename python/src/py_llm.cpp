@@ -173,6 +173,7 @@ void bind_llm(py::module_& parent) {
       .def_property_readonly("max_context_len", [](PyTextLlmRunner& r) {
         return r.runner().metadata().max_context_len;
       });
+  bind_multimodal(m);
 }
 
 }  // namespace ember_py

@@ -52,6 +52,17 @@ Result<std::vector<uint64_t>> read_eos_ids(Module& module, const std::vector<std
 
 }  // namespace
 
+Result<std::vector<uint64_t>> read_eos_ids(Module& module, const Tokenizer& tokenizer) {
+  LlmMetadata unused;
+  const std::vector<std::string> names = module.method_names();
+  if (!has_method(names, "get_eos_ids") && has_method(names, "get_eos_id")) {
+    Result<int64_t> id = read_value(module, names, "get_eos_id", 0, &unused);
+    if (!id.ok()) return id.error();
+    return std::vector<uint64_t>{uint64_t(*id)};
+  }
+  return read_eos_ids(module, names, tokenizer, &unused);
+}
+
 Result<LlmMetadata> read_llm_metadata(Module& module, const Tokenizer& tokenizer) {
   const std::vector<std::string> names = module.method_names();
   if (!has_method(names, "get_max_seq_len")) {

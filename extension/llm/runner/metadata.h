@@ -34,4 +34,9 @@ struct LlmMetadata {
 // integer or bool; the message names the method.
 Result<LlmMetadata> read_llm_metadata(Module& module, const Tokenizer& tokenizer);
 
+// The EOS ids alone (for programs without the other methods, such as a
+// speech recognizer's): get_eos_ids when the program has it, else
+// get_eos_id (optimum-executorch's single id), else the tokenizer's EOS.
+Result<std::vector<uint64_t>> read_eos_ids(Module& module, const Tokenizer& tokenizer);
+
 }  // namespace ember::llm

@@ -21,6 +21,13 @@ void Stats::on_sampling_end() {
 
 void Stats::reset() { *this = Stats(); }
 
+void Stats::reset_inference() {
+  const int64_t load_start = model_load_start_ms, load_end = model_load_end_ms;
+  reset();
+  model_load_start_ms = load_start;
+  model_load_end_ms = load_end;
+}
+
 std::string stats_to_json_string(const Stats& s) {
   char text[512];
   std::snprintf(text, sizeof(text),

@@ -30,6 +30,9 @@ struct Stats {
   void on_sampling_begin();
   void on_sampling_end();
   void reset();
+  // reset() keeping the model load times (upstream's reset(false)): for a
+  // call after the one that loaded the model.
+  void reset_inference();
 
  private:
   int64_t sampling_started_ms_ = 0;

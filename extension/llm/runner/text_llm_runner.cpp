@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cinttypes>
 
+#include "extension/llm/runner/decoder_io.h"
 #include "extension/llm/runner/sampler.h"
 #include "extension/llm/runner/utf8_stream.h"
 #include "extension/tensor/tensor_ptr.h"
 #include "runtime/core/error_message.h"
-#include "runtime/core/half.h"
 
 namespace ember::llm {
 
@@ -101,11 +101,7 @@ Error TextLlmRunner::step(const std::vector<int64_t>& tokens, int64_t start_pos)
   std::vector<TensorPtr> inputs{*input};
   std::vector<int64_t> positions;
   if (num_inputs_ == 2) {
-    if (takes_cache_positions_) {
-      for (size_t i = 0; i < ids.size(); ++i) positions.push_back(start_pos + int64_t(i));
-    } else {
-      positions.push_back(start_pos);
-    }
+    positions = position_values(takes_cache_positions_, start_pos, ids.size());
     Result<TensorPtr> pos =
         from_blob(positions.data(), {SizesType(positions.size())}, ScalarType::Long);
     if (!pos.ok()) return pos.error();
@@ -113,42 +109,12 @@ Error TextLlmRunner::step(const std::vector<int64_t>& tokens, int64_t start_pos)
   }
   Result<Outputs> out = module_->execute(method_, inputs);
   if (!out.ok()) return out.error();
-  const TensorPtr& logits = out->size() == 1 ? out->tensor(0) : TensorPtr();
-  if (logits == nullptr || logits->dim() < 1) {
+  if (out->size() != 1) {
     set_error_message("method '%s' returned %zu outputs; an LLM returns one logits tensor",
                       method_.c_str(), out->size());
     return Error::InvalidArgument;
   }
-  const int64_t vocab = logits->size(logits->dim() - 1);
-  const int64_t rows = vocab > 0 ? logits->numel() / vocab : 0;
-  if (rows < 1) {
-    set_error_message("method '%s' returned empty logits", method_.c_str());
-    return Error::InvalidArgument;
-  }
-  logits_.resize(size_t(vocab));
-  const int64_t last = (rows - 1) * vocab;
-  switch (logits->scalar_type()) {
-    case ScalarType::Float: {
-      const float* p = logits->const_data_ptr<float>() + last;
-      std::copy(p, p + vocab, logits_.begin());
-      break;
-    }
-    case ScalarType::Half: {
-      const Half* p = logits->const_data_ptr<Half>() + last;
-      for (int64_t i = 0; i < vocab; ++i) logits_[size_t(i)] = float(p[i]);
-      break;
-    }
-    case ScalarType::BFloat16: {
-      const BFloat16* p = logits->const_data_ptr<BFloat16>() + last;
-      for (int64_t i = 0; i < vocab; ++i) logits_[size_t(i)] = float(p[i]);
-      break;
-    }
-    default:
-      set_error_message("method '%s' returned %s logits; Float, Half or BFloat16 expected",
-                        method_.c_str(), scalar_type_name(logits->scalar_type()));
-      return Error::InvalidArgument;
-  }
-  return Error::Ok;
+  return last_logits_row(out->tensor(0), method_.c_str(), &logits_);
 }
 
 Result<uint64_t> TextLlmRunner::sample(const GenerationConfig& config) {
