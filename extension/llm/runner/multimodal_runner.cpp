@@ -333,6 +333,10 @@ Error MultimodalRunner::prefill(const std::vector<MultimodalInput>& inputs,
 Error MultimodalRunner::generate(const std::vector<MultimodalInput>& inputs,
                                  const GenerationConfig& config, TokenCallback on_token,
                                  StatsCallback on_stats) {
+  if (config.max_new_tokens == 0) {
+    set_error_message("max_new_tokens is 0: nothing to generate (prefill() runs a prompt alone)");
+    return Error::InvalidArgument;
+  }
   EMBER_RETURN_IF_ERROR(load());
   stop_requested_.store(false);
   stats_.reset_inference();
@@ -342,6 +346,16 @@ Error MultimodalRunner::generate(const std::vector<MultimodalInput>& inputs,
   EMBER_RETURN_IF_ERROR(run_pieces(inputs, config));
   stats_.first_token_ms = stats_.prompt_eval_end_ms = time_in_ms();
   stats_.num_prompt_tokens = position_ - start;
+  // As upstream's runner: the prompt is in the cache even when no token
+  // may follow it.
+  const int32_t max_new = config.resolve_max_new_tokens(meta_.max_context_len, position_);
+  if (max_new <= 0) {
+    set_error_message("no new tokens allowed: %lld of the %lld context positions are used "
+                      "(max_new_tokens %d, seq_len %d); reset() the conversation",
+                      (long long)position_, (long long)meta_.max_context_len,
+                      int(config.max_new_tokens), int(config.seq_len));
+    return Error::InvalidArgument;
+  }
   Sampler greedy(int32_t(logits_.size()), 0.0f, 0.0f, 1);
   const uint64_t first = uint64_t(greedy.sample(logits_.data()));
   generated_ids_.push_back(first);
@@ -353,7 +367,6 @@ Error MultimodalRunner::generate(const std::vector<MultimodalInput>& inputs,
   Result<std::string> piece = tokenizer_->decode(first, first);
   if (!piece.ok()) return piece.error();
   emit(*piece);
-  const int32_t max_new = config.resolve_max_new_tokens(meta_.max_context_len, position_);
   const bool eos = !config.ignore_eos &&
                    std::find(meta_.eos_ids.begin(), meta_.eos_ids.end(), first) !=
                        meta_.eos_ids.end();

@@ -340,6 +340,18 @@ TEST(MultimodalRunner, ChatContinuesAndContextEndIsAnError) {
   EXPECT_EQ(runner->prefill({MultimodalInput::from_tokens(long_prompt)}, config), Error::Ok)
       << last_error_message();
   EXPECT_EQ(runner->position(), 64);
+  // A prompt that fills the context leaves no room for an answer.
+  runner->reset();
+  long_prompt.pop_back();
+  EXPECT_EQ(runner->generate({MultimodalInput::from_tokens(long_prompt),
+                              MultimodalInput::from_tokens({301})},
+                             config),
+            Error::InvalidArgument);
+  EXPECT_NE(std::string(last_error_message()).find("no new tokens"), std::string::npos);
+  config.max_new_tokens = 0;
+  runner->reset();
+  EXPECT_EQ(runner->generate({MultimodalInput::from_text("The fox")}, config),
+            Error::InvalidArgument);
 }
 
 // ---- Seq2SeqRunner ----
