@@ -162,6 +162,7 @@ if(EMBER_BUILD_LLM)
     extension/llm/runner/session_state.h
     extension/llm/runner/stats.h
     extension/llm/runner/text_llm_runner.h
+    extension/llm/runner/timestamps.h
     extension/llm/runner/utf8_stream.h
     extension/llm/runner/wav_loader.h)
 endif()

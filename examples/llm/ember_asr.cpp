@@ -9,7 +9,8 @@
 // (upstream's mel_spectrogram export), or features already computed (.npy
 // [bins, frames] or [1, bins, frames]). The text goes to stdout as it comes,
 // then upstream's "PyTorchObserver {...}" line; the human report goes to
-// stderr. --print_token_ids prints the ids (the start token first).
+// stderr. --print_token_ids prints the ids (the start token first);
+// --timestamps the timed segments of Whisper's time tokens.
 // Exit status: 0 on success, 1 when loading or transcribing fails (the
 // message says why), 2 for bad flags.
 #include <gflags/gflags.h>
@@ -19,6 +20,7 @@
 #include "examples/llm/llm_cli.h"
 #include "extension/llm/runner/media_inputs.h"
 #include "extension/llm/runner/seq2seq_runner.h"
+#include "extension/llm/runner/timestamps.h"
 #include "extension/runner_util/cpu_level.h"
 #include "runtime/core/error_message.h"
 #include "runtime/platform/threadpool.h"
@@ -39,6 +41,10 @@ DEFINE_uint64(seed, 0, "Sampling seed; 0 seeds from the clock.");
 DEFINE_int32(cpu_threads, -1, "Threads; -1: the library's default.");
 DEFINE_string(cpu_features, "", ember::runner::cpu_features_flag_help());
 DEFINE_bool(print_token_ids, false, "Also print the token ids.");
+DEFINE_bool(timestamps, false,
+            "Also print the transcription's timed segments, \"[start -> end] text\", from "
+            "Whisper's time tokens (decode with timestamps on: no <|notimestamps|> in "
+            "--forced_token_ids).");
 
 namespace {
 
@@ -95,6 +101,11 @@ int main(int argc, char** argv) {
   std::printf("\n");
   if (!ids.ok()) return fail("transcribing");
   if (FLAGS_print_token_ids) ember::llm::cli::print_ids("token_ids", *ids);
+  if (FLAGS_timestamps) {
+    for (const auto& segment : ember::llm::timed_segments((*runner)->last_pieces())) {
+      std::printf("[%.2f -> %.2f] %s\n", segment.start_s, segment.end_s, segment.text.c_str());
+    }
+  }
   ember::llm::cli::print_stats((*runner)->stats());
   return 0;
 }

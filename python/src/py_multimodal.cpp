@@ -16,6 +16,7 @@
 #include "extension/llm/runner/multimodal_prompt.h"
 #include "extension/llm/runner/multimodal_runner.h"
 #include "extension/llm/runner/seq2seq_runner.h"
+#include "extension/llm/runner/timestamps.h"
 #include "python/src/py_ember.h"
 
 namespace ember_py {
@@ -282,6 +283,19 @@ void bind_multimodal(py::module_& m) {
            py::arg("eos_ids") = std::vector<uint64_t>(), py::arg("seed") = 0,
            py::arg("token_callback") = nullptr)
       .def_property_readonly("has_sampler", [](PySeq2SeqRunner& r) { return r.runner().has_sampler(); })
+      .def_property_readonly("timed_segments",
+                             [](PySeq2SeqRunner& r) {
+                               py::list out;
+                               for (const auto& s :
+                                    ember::llm::timed_segments(r.runner().last_pieces())) {
+                                 out.append(py::make_tuple(s.start_s, s.end_s,
+                                                           py::bytes(s.text).attr("decode")(
+                                                               "utf-8", "replace")));
+                               }
+                               return out;
+                             },
+                             "(start_s, end_s, text) of Whisper's time tokens in the last "
+                             "transcription")
       .def_property_readonly("stats", [](PySeq2SeqRunner& r) { return r.runner().stats(); });
 }
 

@@ -110,6 +110,10 @@ class Speech(unittest.TestCase):
             with self.subTest(run=run["name"]):
                 self.assertEqual(ids[0], run["start_id"])
                 self.assertEqual(ids[1:1 + n], run["generated_ids"][:n])
+        # the tiny tokenizer has no time tokens: one segment of all the text
+        segments = asr.timed_segments
+        self.assertEqual(len(segments), 1)
+        self.assertEqual(segments[0][:2], (0.0, 0.0))
         with self.assertRaisesRegex(ember.EmberError, "processor"):
             asr.transcribe_file(str(MM / "whisper" / "audio.wav"))
 

@@ -179,6 +179,7 @@ Result<std::vector<uint64_t>> Seq2SeqRunner::transcribe(const TensorPtr& feature
   std::vector<uint64_t> tokens{*start};
   tokens.insert(tokens.end(), config.forced_ids.begin(), config.forced_ids.end());
   Utf8Stream text;
+  pieces_.clear();
   int64_t generated = 0;
   // The forced ids are fed one by one (their outputs are not sampled).
   for (size_t i = 0; i + 1 < tokens.size(); ++i) {
@@ -196,6 +197,7 @@ Result<std::vector<uint64_t>> Seq2SeqRunner::transcribe(const TensorPtr& feature
     ++generated;
     Result<std::string> piece = tokenizer_->decode(prev, *next);
     if (!piece.ok()) return piece.error();
+    pieces_.push_back(*piece);
     const std::string whole = text.push(*piece);
     if (!whole.empty() && on_token) on_token(whole);
     if (std::find(eos.begin(), eos.end(), *next) != eos.end()) break;

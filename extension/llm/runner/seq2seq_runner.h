@@ -68,6 +68,10 @@ class Seq2SeqRunner {
                                            const TranscribeConfig& config,
                                            TokenCallback on_token = {});
 
+  // What the tokenizer decoded for each new token of the last
+  // transcribe(), in order (raw bytes; special tokens as "<|...|>"):
+  // timed_segments() (timestamps.h) reads Whisper's time tokens from them.
+  const std::vector<std::string>& last_pieces() const { return pieces_; }
   bool has_sampler() const { return has_sampler_; }
   const Stats& stats() const { return stats_; }
   const Tokenizer& tokenizer() const { return *tokenizer_; }
@@ -88,6 +92,7 @@ class Seq2SeqRunner {
   bool has_sampler_ = false;
   Stats stats_;
   std::vector<float> logits_;
+  std::vector<std::string> pieces_;
 };
 
 }  // namespace ember::llm
