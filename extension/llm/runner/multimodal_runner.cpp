@@ -346,6 +346,10 @@ Error MultimodalRunner::generate(const std::vector<MultimodalInput>& inputs,
   EMBER_RETURN_IF_ERROR(run_pieces(inputs, config));
   stats_.first_token_ms = stats_.prompt_eval_end_ms = time_in_ms();
   stats_.num_prompt_tokens = position_ - start;
+  if (stats_.num_prompt_tokens == 0) {
+    set_error_message("the prompt encoded to no tokens");
+    return Error::InvalidArgument;
+  }
   // As upstream's runner: the prompt is in the cache even when no token
   // may follow it.
   const int32_t max_new = config.resolve_max_new_tokens(meta_.max_context_len, position_);
