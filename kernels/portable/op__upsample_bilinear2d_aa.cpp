@@ -2,16 +2,14 @@
 //     bool align_corners, float? scales_h=None, float? scales_w=None, *,
 //     Tensor(a!) out) -> Tensor(a!)
 // Antialiased bilinear resize of [N, C, H, W] to [N, C, OH, OW], as
-// F.interpolate(..., mode="bilinear", antialias=True). Per output dim,
-// with scale s (util/upsample_util.h: upsample_area_scale), output i
-// averages the inputs within max(s, 1) of centre s * (i + 0.5) with a
-// triangle filter of that half-width, weights normalized to sum 1; when
-// downscaling the filter widens so every input contributes (no aliasing),
-// when upscaling it is plain bilinear with edge clamping. The two dims are
+// F.interpolate(..., mode="bilinear", antialias=True); per output dim the
+// taps of kernels/math/antialias.h with scale s (util/upsample_util.h:
+// upsample_area_scale). The two dims are
 // separable: out = sum_y wy * sum_x wx * in. Weights in double, sums in
 // OpMath<T>. Float, Double, Half, BFloat16; contiguous.
 #include <cmath>
 
+#include "kernels/math/antialias.h"
 #include "kernels/portable/util/dtype_util.h"
 #include "kernels/portable/util/reduce_ops.h"
 #include "kernels/portable/util/upsample_util.h"
@@ -30,47 +28,6 @@ struct Taps {
   C* w;
   int64_t max_taps;
 };
-
-// The most inputs one output can read for a dim of `in` elements at
-// scale `scale` (the filter spans 2 * support, plus rounding at each end).
-inline int64_t max_taps(double scale, int64_t in) {
-  const double support = scale >= 1.0 ? scale : 1.0;
-  const double t = std::ceil(2.0 * support) + 2.0;
-  return t < double(in) ? int64_t(t) : in;
-}
-
-template <typename C>
-void compute_taps(int64_t in, int64_t out, double scale, Taps<C> taps) {
-  const double support = scale >= 1.0 ? scale : 1.0;
-  const double inv = scale >= 1.0 ? 1.0 / scale : 1.0;
-  for (int64_t i = 0; i < out; ++i) {
-    const double centre = scale * (double(i) + 0.5);
-    // The caller checked that these fit int64 (scale_in_range); a window
-    // past the input's end reads nothing and gives 0, as in PyTorch.
-    int64_t lo = int64_t(centre - support + 0.5);
-    lo = lo < 0 ? 0 : (lo > in ? in : lo);
-    int64_t hi = int64_t(centre + support + 0.5);
-    hi = hi > in ? in : hi;
-    int64_t n = hi > lo ? hi - lo : 0;
-    n = n > taps.max_taps ? taps.max_taps : n;
-    // The filter's values, then normalized to sum 1.
-    C* dst = taps.w + i * taps.max_taps;
-    double total = 0;
-    for (int64_t k = 0; k < n; ++k) {
-      const double x = std::fabs((double(lo + k) - centre + 0.5) * inv);
-      const double v = x < 1.0 ? 1.0 - x : 0.0;
-      dst[k] = C(v);
-      total += v;
-    }
-    if (total != 0.0) {
-      for (int64_t k = 0; k < n; ++k) {
-        dst[k] = C(double(dst[k]) / total);
-      }
-    }
-    taps.first[i] = lo;
-    taps.count[i] = n;
-  }
-}
 
 template <typename T>
 void resample(const T* in, T* out, int64_t planes, int64_t in_h, int64_t in_w,
@@ -152,15 +109,15 @@ void upsample_bilinear2d_aa_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       return;
     }
     Taps<C> th, tw;
-    if (!allocate_taps(ctx, out_h, max_taps(sh, in_h), &th) ||
-        !allocate_taps(ctx, out_w, max_taps(sw, in_w), &tw)) {
+    if (!allocate_taps(ctx, out_h, math::antialias_max_taps(sh, in_h), &th) ||
+        !allocate_taps(ctx, out_w, math::antialias_max_taps(sw, in_w), &tw)) {
       a.fail(Error::MemoryAllocationFailed, "out of temp memory for %lld x %lld taps",
              static_cast<long long>(out_h + out_w),
              static_cast<long long>(th.max_taps > tw.max_taps ? th.max_taps : tw.max_taps));
       return;
     }
-    compute_taps<C>(in_h, out_h, sh, th);
-    compute_taps<C>(in_w, out_w, sw, tw);
+    math::antialias_taps<C>(in_h, out_h, sh, th.max_taps, th.first, th.count, th.w);
+    math::antialias_taps<C>(in_w, out_w, sw, tw.max_taps, tw.first, tw.count, tw.w);
     resample<T>(input.const_data_ptr<T>(), out.mutable_data_ptr<T>(), planes, in_h,
                 in_w, out_h, out_w, th, tw);
   });

@@ -10,6 +10,7 @@
 #include "extension/llm/runner/image_stb.h"
 #include "extension/llm/runner/image_stb_checks.h"
 #include "extension/npy/npy.h"
+#include "kernels/math/antialias.h"
 #include "runtime/core/error_message.h"
 #include "runtime/core/scalar_type.h"
 
@@ -192,44 +193,25 @@ Result<Image> load_image(const std::string& path, const ImageLimits& limits) {
 namespace {
 
 // For each output index along one axis: the first input index it reads and
-// its weights (summing to 1).
+// its weights (summing to 1), `taps` per output index.
 struct AxisWeights {
-  std::vector<int32_t> first;
-  std::vector<int32_t> count;
-  std::vector<float> weights;  // `taps` per output index
-  int32_t taps = 0;
+  std::vector<int64_t> first;
+  std::vector<int64_t> count;
+  std::vector<float> weights;
+  int64_t taps = 0;
 };
 
-// The triangle filter on pixel centres, as torch's antialiased bilinear
-// computes it: output i is centred at (i + 0.5) * in / out in input
-// coordinates; the filter's half-width is 1 input pixel, or in / out when
-// shrinking; weights of the input pixels it covers are normalized.
+// The taps of torch's antialiased bilinear (kernels/math/antialias.h, the
+// portable _upsample_bilinear2d_aa kernel's) for `in` pixels to `out`.
 AxisWeights axis_weights(int32_t in, int32_t out) {
   AxisWeights w;
   const double scale = double(in) / double(out);
-  const double support = scale >= 1.0 ? scale : 1.0;
-  w.taps = int32_t(std::ceil(support)) * 2 + 1;
+  w.taps = math::antialias_max_taps(scale, in);
   w.first.resize(size_t(out));
   w.count.resize(size_t(out));
   w.weights.assign(size_t(out) * size_t(w.taps), 0.0f);
-  std::vector<double> raw(size_t(w.taps));
-  for (int32_t i = 0; i < out; ++i) {
-    const double center = (i + 0.5) * scale;
-    // Truncation toward zero, as torch's (the low end is clamped anyway).
-    const int32_t lo = std::max(int32_t(center - support + 0.5), int32_t(0));
-    const int32_t hi = std::min(int32_t(center + support + 0.5), in);
-    // hi - lo <= 2 * support + 1 <= taps; at least 1 since center < in.
-    const int32_t n = std::clamp(hi - lo, int32_t(0), w.taps);
-    double total = 0.0;
-    for (int32_t j = 0; j < n; ++j) {
-      raw[size_t(j)] = std::max(0.0, 1.0 - std::fabs((lo + j - center + 0.5) / support));
-      total += raw[size_t(j)];
-    }
-    w.first[size_t(i)] = lo;
-    w.count[size_t(i)] = n;
-    float* dst = &w.weights[size_t(i) * size_t(w.taps)];
-    for (int32_t j = 0; j < n; ++j) dst[j] = float(total > 0.0 ? raw[size_t(j)] / total : 0.0);
-  }
+  math::antialias_taps<float>(in, out, scale, w.taps, w.first.data(), w.count.data(),
+                              w.weights.data());
   return w;
 }
 
@@ -261,7 +243,7 @@ void resize_plane(const float* in, int32_t in_h, int32_t in_w, const AxisWeights
       const float* wt = &across.weights[size_t(x) * size_t(across.taps)];
       const float* src = row + across.first[size_t(x)];
       float sum = 0.0f;
-      for (int32_t k = 0; k < across.count[size_t(x)]; ++k) sum += wt[k] * src[k];
+      for (int64_t k = 0; k < across.count[size_t(x)]; ++k) sum += wt[k] * src[k];
       scratch[size_t(y) * size_t(out_w) + size_t(x)] = sum;
     }
   }
@@ -270,7 +252,7 @@ void resize_plane(const float* in, int32_t in_h, int32_t in_w, const AxisWeights
     const float* src = scratch + size_t(down.first[size_t(y)]) * size_t(out_w);
     float* dst = out + size_t(y) * size_t(out_w);
     for (int32_t x = 0; x < out_w; ++x) dst[x] = 0.0f;
-    for (int32_t k = 0; k < down.count[size_t(y)]; ++k) {
+    for (int64_t k = 0; k < down.count[size_t(y)]; ++k) {
       const float* line = src + size_t(k) * size_t(out_w);
       for (int32_t x = 0; x < out_w; ++x) dst[x] += wt[k] * line[x];
     }
