@@ -211,9 +211,20 @@ int main(int argc, char** argv) {
       ember::set_num_threads(size_t(FLAGS_cpu_threads)) != ember::Error::Ok) {
     return fail("--cpu_threads");
   }
+  ember::llm::GenerationConfig config;
+  config.temperature = float(FLAGS_temperature);
+  config.topp = float(FLAGS_topp);
+  config.seed = FLAGS_seed;
+  config.seq_len = FLAGS_seq_len;
+  config.max_new_tokens = FLAGS_max_new_tokens;
+  config.num_bos = FLAGS_num_bos;
+  config.num_eos = FLAGS_num_eos;
+  config.ignore_eos = FLAGS_ignore_eos;
+  config.keep_first_tokens = FLAGS_context_keep_first;
+  config.context_margin = FLAGS_context_margin;
   if (!FLAGS_image_path.empty() || !FLAGS_audio_path.empty() ||
       ember::llm::is_multimodal_program(FLAGS_model_path, FLAGS_method_name)) {
-    return ember::llm::run_multimodal(prompt, split_commas(FLAGS_data_paths));
+    return ember::llm::run_multimodal(prompt, split_commas(FLAGS_data_paths), config);
   }
   const long rss_before_load = current_rss_kib();
   ember::runner::MemoryReport memory;
@@ -235,17 +246,6 @@ int main(int argc, char** argv) {
     }
   }
 
-  ember::llm::GenerationConfig config;
-  config.temperature = float(FLAGS_temperature);
-  config.topp = float(FLAGS_topp);
-  config.seed = FLAGS_seed;
-  config.seq_len = FLAGS_seq_len;
-  config.max_new_tokens = FLAGS_max_new_tokens;
-  config.num_bos = FLAGS_num_bos;
-  config.num_eos = FLAGS_num_eos;
-  config.ignore_eos = FLAGS_ignore_eos;
-  config.keep_first_tokens = FLAGS_context_keep_first;
-  config.context_margin = FLAGS_context_margin;
   if (FLAGS_warmup && (*runner)->warmup(prompt, config.max_new_tokens) != ember::Error::Ok) {
     return fail("warm-up");
   }

@@ -21,14 +21,6 @@ DECLARE_string(image_preset);
 DECLARE_string(audio_path);
 DECLARE_string(processor_path);
 DECLARE_string(prompt_format);
-DECLARE_double(temperature);
-DECLARE_double(topp);
-DECLARE_uint64(seed);
-DECLARE_int32(seq_len);
-DECLARE_int32(max_new_tokens);
-DECLARE_int32(num_bos);
-DECLARE_int32(num_eos);
-DECLARE_bool(ignore_eos);
 DECLARE_bool(print_token_ids);
 
 namespace ember::llm {
@@ -43,7 +35,8 @@ bool is_multimodal_program(const std::string& model_path, const std::string& met
          !has_method(**module, method.c_str());
 }
 
-int run_multimodal(const std::string& prompt, const std::vector<std::string>& data_paths) {
+int run_multimodal(const std::string& prompt, const std::vector<std::string>& data_paths,
+                   const GenerationConfig& config) {
   auto tokenizer = load_tokenizer(FLAGS_tokenizer_path);
   if (!tokenizer.ok()) return fail("loading the tokenizer");
   auto runner = MultimodalRunner::create(FLAGS_model_path, data_paths, std::move(*tokenizer));
@@ -62,15 +55,6 @@ int run_multimodal(const std::string& prompt, const std::vector<std::string>& da
   }
   auto pieces = build_multimodal_prompt(FLAGS_prompt_format, prompt, image, audio);
   if (!pieces.ok()) return fail("--prompt_format");
-  GenerationConfig config;
-  config.temperature = float(FLAGS_temperature);
-  config.topp = float(FLAGS_topp);
-  config.seed = FLAGS_seed;
-  config.seq_len = FLAGS_seq_len;
-  config.max_new_tokens = FLAGS_max_new_tokens;
-  config.num_bos = FLAGS_num_bos;
-  config.num_eos = FLAGS_num_eos;
-  config.ignore_eos = FLAGS_ignore_eos;
   const Error err = (*runner)->generate(*pieces, config, [](const std::string& text) {
     std::fwrite(text.data(), 1, text.size(), stdout);
     std::fflush(stdout);

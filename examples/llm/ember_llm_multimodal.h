@@ -4,6 +4,8 @@
 #include <string>
 #include <vector>
 
+#include "extension/llm/runner/generation_config.h"
+
 namespace ember::llm {
 
 // Whether `model_path` is a multimodal program for ember_llm: it has
@@ -11,7 +13,9 @@ namespace ember::llm {
 // method); false when it cannot be opened (the text path reports that).
 bool is_multimodal_program(const std::string& model_path, const std::string& method);
 
-// Generates from `prompt` and the media the flags name; the exit status.
-int run_multimodal(const std::string& prompt, const std::vector<std::string>& data_paths);
+// Generates from `prompt` and the media the flags name with `config`
+// (ember_llm's; the context trim's fields do not apply); the exit status.
+int run_multimodal(const std::string& prompt, const std::vector<std::string>& data_paths,
+                   const GenerationConfig& config);
 
 }  // namespace ember::llm
