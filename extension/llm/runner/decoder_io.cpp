@@ -56,6 +56,40 @@ bool has_method(const Module& module, const char* name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
+Result<std::unique_ptr<Module>> open_program(const std::string& path,
+                                             const std::vector<std::string>& data_paths,
+                                             std::initializer_list<const char*> required,
+                                             const char* what) {
+  Result<std::unique_ptr<Module>> module = Module::load(path, data_paths);
+  if (!module.ok()) return module.error();
+  for (const char* name : required) {
+    if (!has_method(**module, name)) {
+      set_error_message("%s has no '%s' method: %s", PrintableName(path.c_str()).c_str(), name,
+                        what);
+      return Error::InvalidArgument;
+    }
+  }
+  return module;
+}
+
+Error load_present_methods(Module& module, std::initializer_list<const char*> methods) {
+  for (const char* name : methods) {
+    if (has_method(module, name)) EMBER_RETURN_IF_ERROR(module.load_method(name));
+  }
+  return Error::Ok;
+}
+
+Result<TensorInfo> method_input(const Module& module, const char* method, size_t index) {
+  Result<MethodMeta> meta = module.method_meta(method);
+  if (!meta.ok()) return meta.error();
+  if (meta->num_inputs() <= index) {
+    set_error_message("method '%s' takes %zu inputs; input %zu was asked for", method,
+                      meta->num_inputs(), index);
+    return Error::InvalidArgument;
+  }
+  return meta->input_tensor_meta(index);
+}
+
 std::vector<int64_t> position_values(bool per_token, int64_t start, size_t count) {
   std::vector<int64_t> values;
   const size_t n = per_token ? count : 1;

@@ -4,6 +4,9 @@
 // logits a runner samples from.
 #pragma once
 
+#include <initializer_list>
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "extension/module/module.h"
@@ -13,6 +16,21 @@ namespace ember::llm {
 
 // Whether the program has a method called `name`.
 bool has_method(const Module& module, const char* name);
+
+// Opens the program (with its .ptd files) for a runner: InvalidArgument,
+// naming the file and the method, when one of `required` is missing (the
+// message ends with `what`, saying what kind of program was expected).
+Result<std::unique_ptr<Module>> open_program(const std::string& path,
+                                             const std::vector<std::string>& data_paths,
+                                             std::initializer_list<const char*> required,
+                                             const char* what);
+
+// Loads each of `methods` the program has.
+Error load_present_methods(Module& module, std::initializer_list<const char*> methods);
+
+// Input `index` of `method`: its TensorInfo; InvalidArgument, naming the
+// method, when it takes fewer inputs.
+Result<TensorInfo> method_input(const Module& module, const char* method, size_t index);
 
 // The values of a decoder's position input for `count` tokens starting at
 // `start`: [start, start + count) when the method takes one cache position

@@ -1,6 +1,7 @@
 #include "extension/llm/runner/media_inputs.h"
 
 #include "extension/llm/runner/audio_features.h"
+#include "extension/llm/runner/decoder_io.h"
 #include "extension/llm/runner/image_loader.h"
 #include "extension/llm/runner/wav_loader.h"
 #include "runtime/core/error_message.h"
@@ -21,9 +22,7 @@ Result<TensorPtr> to_tensor(Image image) {
 
 // Input 0 of `method`: an image [3, H, W] or [1, 3, H, W].
 Result<TensorInfo> image_input(const Module& module, const char* method) {
-  Result<MethodMeta> meta = module.method_meta(method);
-  if (!meta.ok()) return meta.error();
-  Result<TensorInfo> info = meta->input_tensor_meta(0);
+  Result<TensorInfo> info = method_input(module, method, 0);
   if (!info.ok()) return info.error();
   const size_t rank = info->sizes().size();
   if (rank < 3) {

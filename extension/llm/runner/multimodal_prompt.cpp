@@ -42,7 +42,8 @@ Result<std::vector<MultimodalInput>> build_multimodal_prompt(const std::string& 
   const bool wants_image = format == "gemma3" || format == "llava";
   const bool wants_audio = format == "voxtral";
   if (format != "raw" && !wants_image && !wants_audio) {
-    set_error_message("unknown prompt format '%s' (known: %s)", PrintableName(format.c_str()).c_str(),
+    set_error_message("unknown prompt format '%s' (known: %s)",
+                      PrintableName(format.c_str()).c_str(),
                       multimodal_format_names());
     return Error::InvalidArgument;
   }

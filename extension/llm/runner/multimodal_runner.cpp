@@ -21,18 +21,6 @@ const char* input_kind_name(MultimodalInput::Kind kind) {
 
 namespace {
 
-// Input `index` of `method`: its TensorInfo, InvalidArgument when absent.
-Result<TensorInfo> input_info(const Module& module, const char* method, size_t index) {
-  Result<MethodMeta> meta = module.method_meta(method);
-  if (!meta.ok()) return meta.error();
-  if (meta->num_inputs() <= index) {
-    set_error_message("method '%s' takes %zu inputs; the multimodal runner passes %zu", method,
-                      meta->num_inputs(), index + 1);
-    return Error::InvalidArgument;
-  }
-  return meta->input_tensor_meta(index);
-}
-
 // Rows [begin, begin + count) of embeddings [1, n, D], sharing its data.
 Result<TensorPtr> embedding_rows(const TensorPtr& all, int64_t begin, int64_t count) {
   const int64_t width = all->size(2);
@@ -53,20 +41,15 @@ Result<std::unique_ptr<MultimodalRunner>> MultimodalRunner::create(
     return Error::InvalidArgument;
   }
   std::unique_ptr<MultimodalRunner> r(new MultimodalRunner());
-  Result<std::unique_ptr<Module>> module = Module::load(model_path, data_paths);
+  Result<std::unique_ptr<Module>> module =
+      open_program(model_path, data_paths, {kTokenEmbedding, kTextDecoder},
+                   "not a multimodal program (a text-only LLM runs with the text runner)");
   if (!module.ok()) return module.error();
   r->module_ = std::move(*module);
   r->tokenizer_ = std::move(tokenizer);
-  for (const char* name : {kTokenEmbedding, kTextDecoder}) {
-    if (!has_method(*r->module_, name)) {
-      set_error_message("%s has no '%s' method: not a multimodal program (a text-only LLM runs "
-                        "with the text runner)", model_path.c_str(), name);
-      return Error::InvalidArgument;
-    }
-  }
   r->has_vision_ = has_method(*r->module_, kVisionEncoder);
   r->has_audio_ = has_method(*r->module_, kAudioEncoder);
-  Result<TensorInfo> embeds = input_info(*r->module_, kTextDecoder, 0);
+  Result<TensorInfo> embeds = method_input(*r->module_, kTextDecoder, 0);
   if (!embeds.ok()) return embeds.error();
   if (embeds->sizes().size() != 3 || embeds->sizes()[1] < 1) {
     set_error_message("method '%s' input 0 has %zu dims; it takes embeddings [1, n, D]",
@@ -74,7 +57,7 @@ Result<std::unique_ptr<MultimodalRunner>> MultimodalRunner::create(
     return Error::InvalidArgument;
   }
   r->decoder_capacity_ = embeds->sizes()[1];
-  Result<TensorInfo> tokens = input_info(*r->module_, kTokenEmbedding, 0);
+  Result<TensorInfo> tokens = method_input(*r->module_, kTokenEmbedding, 0);
   if (!tokens.ok()) return tokens.error();
   if (tokens->sizes().size() != 2 || tokens->sizes()[1] < 1) {
     set_error_message("method '%s' input 0 has %zu dims; it takes token ids [1, n]",
@@ -82,7 +65,7 @@ Result<std::unique_ptr<MultimodalRunner>> MultimodalRunner::create(
     return Error::InvalidArgument;
   }
   r->token_capacity_ = tokens->sizes()[1];
-  Result<TensorInfo> positions = input_info(*r->module_, kTextDecoder, 1);
+  Result<TensorInfo> positions = method_input(*r->module_, kTextDecoder, 1);
   if (!positions.ok()) return positions.error();
   r->per_token_positions_ = positions->sizes().size() > 0 && positions->sizes()[0] > 1;
   Result<LlmMetadata> m = read_llm_metadata(*r->module_, *r->tokenizer_);
@@ -100,9 +83,9 @@ bool MultimodalRunner::is_loaded() const {
 Error MultimodalRunner::load() {
   if (is_loaded()) return Error::Ok;
   stats_.model_load_start_ms = time_in_ms();
-  for (const char* name : {kTokenEmbedding, kTextDecoder, kVisionEncoder, kAudioEncoder}) {
-    if (has_method(*module_, name)) EMBER_RETURN_IF_ERROR(module_->load_method(name));
-  }
+  EMBER_RETURN_IF_ERROR(
+      load_present_methods(*module_,
+                           {kTokenEmbedding, kTextDecoder, kVisionEncoder, kAudioEncoder}));
   stats_.model_load_end_ms = time_in_ms();
   return Error::Ok;
 }
@@ -172,7 +155,7 @@ Result<TensorPtr> MultimodalRunner::embed_tokens(const std::vector<uint64_t>& id
 }
 
 Result<TensorPtr> MultimodalRunner::run_encoder(const char* method, const TensorPtr& given) {
-  Result<TensorInfo> info = input_info(*module_, method, 0);
+  Result<TensorInfo> info = method_input(*module_, method, 0);
   if (!info.ok()) return info.error();
   Result<TensorPtr> input =
       adapt_tensor(given, info->sizes().size(), info->scalar_type(), method);
@@ -251,7 +234,8 @@ Error MultimodalRunner::decode_embeddings(const TensorPtr& embeddings) {
     Result<TensorPtr> rows = count == n ? Result<TensorPtr>(embeddings)
                                         : embedding_rows(embeddings, begin, count);
     if (!rows.ok()) return rows.error();
-    std::vector<int64_t> positions = position_values(per_token_positions_, position_, size_t(count));
+    std::vector<int64_t> positions =
+        position_values(per_token_positions_, position_, size_t(count));
     const SizesType n = SizesType(positions.size());
     Result<TensorPtr> pos = make_tensor_ptr({n}, std::move(positions));
     if (!pos.ok()) return pos.error();

@@ -69,7 +69,8 @@ TensorPtr npy_tensor(const std::string& path) {
   EXPECT_TRUE(image.ok()) << last_error_message();
   if (!image.ok()) return nullptr;
   const std::vector<SizesType> sizes{image->channels, image->height, image->width};
-  auto t = image->is_float() ? make_tensor_ptr(sizes, image->f32) : make_tensor_ptr(sizes, image->u8);
+  auto t = image->is_float() ? make_tensor_ptr(sizes, image->f32)
+                             : make_tensor_ptr(sizes, image->u8);
   return t.ok() ? *t : nullptr;
 }
 

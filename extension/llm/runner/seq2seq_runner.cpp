@@ -38,17 +38,11 @@ Result<std::unique_ptr<Seq2SeqRunner>> Seq2SeqRunner::create(
     return Error::InvalidArgument;
   }
   std::unique_ptr<Seq2SeqRunner> r(new Seq2SeqRunner());
-  Result<std::unique_ptr<Module>> module = Module::load(model_path, data_paths);
+  Result<std::unique_ptr<Module>> module = open_program(
+      model_path, data_paths, {kEncoder, kTextDecoder}, "not an encoder-decoder speech program");
   if (!module.ok()) return module.error();
   r->module_ = std::move(*module);
   r->tokenizer_ = std::move(tokenizer);
-  for (const char* name : {kEncoder, kTextDecoder}) {
-    if (!has_method(*r->module_, name)) {
-      set_error_message("%s has no '%s' method: not an encoder-decoder speech program",
-                        model_path.c_str(), name);
-      return Error::InvalidArgument;
-    }
-  }
   Result<MethodMeta> decoder = r->module_->method_meta(kTextDecoder);
   if (!decoder.ok()) return decoder.error();
   if (decoder->num_inputs() != 3) {
@@ -69,9 +63,7 @@ bool Seq2SeqRunner::is_loaded() const {
 Error Seq2SeqRunner::load() {
   if (is_loaded()) return Error::Ok;
   stats_.model_load_start_ms = time_in_ms();
-  for (const char* name : {kEncoder, kTextDecoder, kSampler}) {
-    if (has_method(*module_, name)) EMBER_RETURN_IF_ERROR(module_->load_method(name));
-  }
+  EMBER_RETURN_IF_ERROR(load_present_methods(*module_, {kEncoder, kTextDecoder, kSampler}));
   stats_.model_load_end_ms = time_in_ms();
   return Error::Ok;
 }
@@ -81,9 +73,7 @@ Result<TensorPtr> Seq2SeqRunner::encode(const TensorPtr& features) {
     set_error_message("the audio features are empty");
     return Error::InvalidArgument;
   }
-  Result<MethodMeta> meta = module_->method_meta(kEncoder);
-  if (!meta.ok()) return meta.error();
-  Result<TensorInfo> info = meta->input_tensor_meta(0);
+  Result<TensorInfo> info = method_input(*module_, kEncoder, 0);
   if (!info.ok()) return info.error();
   Result<TensorPtr> input =
       adapt_tensor(features, info->sizes().size(), info->scalar_type(), kEncoder);
