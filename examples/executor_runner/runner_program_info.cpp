@@ -10,17 +10,6 @@
 namespace ember::runner {
 namespace {
 
-const ember_fb::ExecutionPlan* find_plan(const ember_fb::Program* program,
-                                         const std::string& method) {
-  if (program == nullptr || program->execution_plan() == nullptr) return nullptr;
-  for (const ember_fb::ExecutionPlan* plan : *program->execution_plan()) {
-    if (plan != nullptr && plan->name() != nullptr && plan->name()->str() == method) {
-      return plan;
-    }
-  }
-  return nullptr;
-}
-
 std::string str(const flatbuffers::String* s) { return s != nullptr ? s->str() : std::string(); }
 
 // A frame in PyTorch's own sources (torch/nn/modules/linear.py, say), not
@@ -58,7 +47,7 @@ StackFrame source_frame(const ember_fb::Chain* chain, int64_t instruction) {
 InstructionInfo instruction_info(const Program& program, const std::string& method,
                                  int64_t chain_index, int64_t instruction) {
   InstructionInfo info;
-  const ember_fb::ExecutionPlan* plan = find_plan(ProgramInternals(program).flatbuffer(), method);
+  const ember_fb::ExecutionPlan* plan = ProgramInternals(program).find_plan(method.c_str());
   if (plan == nullptr || plan->chains() == nullptr || chain_index < 0 ||
       chain_index >= int64_t(plan->chains()->size()) || instruction < 0) {
     return info;

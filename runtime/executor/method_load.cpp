@@ -13,6 +13,7 @@
 #include "runtime/executor/program_internal.h"
 #include "runtime/executor/program_validation.h"
 #include "runtime/executor/tensor_data_kind.h"
+#include "runtime/executor/value_kinds.h"
 #include "runtime/platform/format.h"
 #include "runtime/platform/log.h"
 #include "schema/program_generated.h"
@@ -100,13 +101,7 @@ Error Method::parse_values() {
     new (&values_[i]) EValue();
   }
   // Room for the buffers of EXTERNAL constants (validated: no planned ones).
-  size_t num_external = 0;
-  for (size_t i = 0; i < num_values_; ++i) {
-    const ember_fb::EValue* v = plan_->values()->Get(uint32_t(i));
-    const ember_fb::Tensor* t =
-        v->val_type() == ember_fb::KernelTypes::Tensor ? v->val_as_Tensor() : nullptr;
-    if (t != nullptr && tensor_data_kind(t) == TensorDataKind::External) ++num_external;
-  }
+  const size_t num_external = count_external_tensors(plan_);
   if (num_external > 0) {
     external_ = allocate_method_array<FreeableBuffer>(allocator, num_external, name(),
                                                    "external tensor buffers");
@@ -120,106 +115,20 @@ Error Method::parse_values() {
   return Error::Ok;
 }
 
+// Each value is built by its kind's row (value_kinds.cpp); tensors call
+// back into parse_tensor for where their data lives.
 Error Method::parse_value(size_t i) {
-  MemoryAllocator* allocator = memory_manager_->method_allocator();
   const ember_fb::EValue* value = plan_->values()->Get(uint32_t(i));
-  switch (value->val_type()) {
-    case ember_fb::KernelTypes::Null:
-      values_[i] = EValue();
-      return Error::Ok;
-    case ember_fb::KernelTypes::Int:
-      values_[i] = EValue(int64_t(value->val_as_Int()->int_val()));
-      return Error::Ok;
-    case ember_fb::KernelTypes::Bool:
-      values_[i] = EValue(bool(value->val_as_Bool()->bool_val()));
-      return Error::Ok;
-    case ember_fb::KernelTypes::Double:
-      values_[i] = EValue(double(value->val_as_Double()->double_val()));
-      return Error::Ok;
-    case ember_fb::KernelTypes::String: {
-      const flatbuffers::String* s = value->val_as_String()->string_val();
-      values_[i] = EValue(StringView{s ? s->c_str() : "", s ? s->size() : 0});
-      return Error::Ok;
-    }
-    case ember_fb::KernelTypes::Tensor:
-      return parse_tensor(i, value->val_as_Tensor());
-    case ember_fb::KernelTypes::IntList: {
-      const auto* items = value->val_as_IntList()->items();
-      const uint32_t n = count(items);
-      EValue** boxed = allocate_method_array<EValue*>(allocator, n, name(), "IntList");
-      int64_t* unboxed = allocate_method_array<int64_t>(allocator, n, name(), "IntList");
-      if (boxed == nullptr || unboxed == nullptr) {
-        return Error::MemoryAllocationFailed;
-      }
-      for (uint32_t j = 0; j < n; ++j) {
-        boxed[j] = &values_[size_t(items->Get(j))];
-      }
-      values_[i] = EValue(BoxedList<int64_t>(boxed, unboxed, n));
-      return Error::Ok;
-    }
-    case ember_fb::KernelTypes::DoubleList: {
-      const auto* items = value->val_as_DoubleList()->items();
-      const uint32_t n = count(items);
-      double* data = allocate_method_array<double>(allocator, n, name(), "DoubleList");
-      if (data == nullptr) {
-        return Error::MemoryAllocationFailed;
-      }
-      for (uint32_t j = 0; j < n; ++j) {
-        data[j] = items->Get(j);
-      }
-      values_[i] = EValue(Span<double>(data, n));
-      return Error::Ok;
-    }
-    case ember_fb::KernelTypes::BoolList: {
-      const auto* items = value->val_as_BoolList()->items();
-      const uint32_t n = count(items);
-      bool* data = allocate_method_array<bool>(allocator, n, name(), "BoolList");
-      if (data == nullptr) {
-        return Error::MemoryAllocationFailed;
-      }
-      for (uint32_t j = 0; j < n; ++j) {
-        data[j] = items->Get(j) != 0;
-      }
-      values_[i] = EValue(Span<bool>(data, n));
-      return Error::Ok;
-    }
-    case ember_fb::KernelTypes::TensorList: {
-      const auto* items = value->val_as_TensorList()->items();
-      const uint32_t n = count(items);
-      EValue** boxed = allocate_method_array<EValue*>(allocator, n, name(), "TensorList");
-      Tensor* unboxed = allocate_method_array<Tensor>(allocator, n, name(), "TensorList");
-      if (boxed == nullptr || unboxed == nullptr) {
-        return Error::MemoryAllocationFailed;
-      }
-      for (uint32_t j = 0; j < n; ++j) {
-        boxed[j] = &values_[size_t(items->Get(j))];
-        new (&unboxed[j]) Tensor();
-      }
-      values_[i] = EValue(BoxedList<Tensor>(boxed, unboxed, n));
-      return Error::Ok;
-    }
-    case ember_fb::KernelTypes::OptionalTensorList: {
-      const auto* items = value->val_as_OptionalTensorList()->items();
-      const uint32_t n = count(items);
-      EValue** boxed =
-          allocate_method_array<EValue*>(allocator, n, name(), "OptionalTensorList");
-      Optional<Tensor>* unboxed =
-          allocate_method_array<Optional<Tensor>>(allocator, n, name(), "OptionalTensorList");
-      if (boxed == nullptr || unboxed == nullptr) {
-        return Error::MemoryAllocationFailed;
-      }
-      for (uint32_t j = 0; j < n; ++j) {
-        const int32_t item = items->Get(j);
-        boxed[j] = item < 0 ? nullptr : &values_[size_t(item)];
-        new (&unboxed[j]) Optional<Tensor>();
-      }
-      values_[i] = EValue(BoxedList<Optional<Tensor>>(boxed, unboxed, n));
-      return Error::Ok;
-    }
-    default:
-      set_error_message("method '%s' value %zu: unexpected type", name(), i);
-      return Error::Internal;
+  const ValueKind* kind = find_value_kind(value);
+  if (kind == nullptr) {
+    set_error_message("method '%s' value %zu: unexpected type", name(), i);
+    return Error::Internal;
   }
+  auto tensor = [](void* owner, size_t index, const ember_fb::Tensor* t) {
+    return static_cast<Method*>(owner)->parse_tensor(index, t);
+  };
+  const ValueBuild build{memory_manager_->method_allocator(), values_, name(), i, tensor, this};
+  return kind->build(build, *value);
 }
 
 // Kernels read tensor data through typed pointers: the address must be

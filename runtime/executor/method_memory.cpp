@@ -6,7 +6,7 @@
 #include "runtime/executor/method.h"
 #include "runtime/executor/method_allocation.h"
 #include "runtime/executor/operator_name.h"
-#include "runtime/executor/tensor_data_kind.h"
+#include "runtime/executor/value_kinds.h"
 #include "schema/program_generated.h"
 
 namespace ember {
@@ -22,46 +22,6 @@ uint32_t count(const flatbuffers::Vector<T>* v) {
 // the flatbuffers verifier allows to be absent is checked, so that a
 // malformed plan gives a meaningless size, never a crash; load_method()
 // validates before it allocates.
-
-// One value's own structures (parse_value / parse_tensor).
-size_t value_bytes(const ember_fb::EValue* value) {
-  if (value == nullptr || value->val() == nullptr) return 0;
-  switch (value->val_type()) {
-    case ember_fb::KernelTypes::Tensor: {
-      const size_t dim = count(value->val_as_Tensor()->sizes());
-      return add_bytes(add_bytes(method_allocation_bytes<SizesType>(dim),
-                                 method_allocation_bytes<DimOrderType>(dim)),
-                       add_bytes(method_allocation_bytes<StridesType>(dim),
-                                 method_allocation_bytes<TensorImpl>(1)));
-    }
-    case ember_fb::KernelTypes::IntList: {
-      const size_t n = count(value->val_as_IntList()->items());
-      return add_bytes(method_allocation_bytes<EValue*>(n), method_allocation_bytes<int64_t>(n));
-    }
-    case ember_fb::KernelTypes::DoubleList:
-      return method_allocation_bytes<double>(count(value->val_as_DoubleList()->items()));
-    case ember_fb::KernelTypes::BoolList:
-      return method_allocation_bytes<bool>(count(value->val_as_BoolList()->items()));
-    case ember_fb::KernelTypes::TensorList: {
-      const size_t n = count(value->val_as_TensorList()->items());
-      return add_bytes(method_allocation_bytes<EValue*>(n), method_allocation_bytes<Tensor>(n));
-    }
-    case ember_fb::KernelTypes::OptionalTensorList: {
-      const size_t n = count(value->val_as_OptionalTensorList()->items());
-      return add_bytes(method_allocation_bytes<EValue*>(n),
-                       method_allocation_bytes<Optional<Tensor>>(n));
-    }
-    default:
-      return 0;  // scalars and strings live in the EValue itself
-  }
-}
-
-bool is_external(const ember_fb::EValue* value) {
-  const ember_fb::Tensor* t = value != nullptr && value->val_type() == ember_fb::KernelTypes::Tensor
-                                  ? value->val_as_Tensor()
-                                  : nullptr;
-  return t != nullptr && tensor_data_kind(t) == TensorDataKind::External;
-}
 
 // The argument list of a kernel or delegate call (null for the others).
 const flatbuffers::Vector<int32_t>* call_args(const ember_fb::Instruction* in) {
@@ -134,15 +94,14 @@ size_t Method::prepared_slots(const ember_fb::ExecutionPlan* plan) {
 }
 
 size_t Method::allocator_bytes(const ember_fb::ExecutionPlan* plan) {
-  // parse_values: the value table, EXTERNAL buffers, each value's own.
+  // parse_values: the value table, each value's own (its kind's row in
+  // value_kinds.cpp), EXTERNAL buffers.
   const uint32_t num_values = count(plan->values());
   size_t total = method_allocation_bytes<EValue>(num_values);
-  size_t num_external = 0;
   for (uint32_t i = 0; i < num_values; ++i) {
-    const ember_fb::EValue* value = plan->values()->Get(i);
-    num_external += is_external(value) ? 1 : 0;
-    total = add_bytes(total, value_bytes(value));
+    total = add_bytes(total, value_allocation_bytes(plan->values()->Get(i)));
   }
+  const size_t num_external = count_external_tensors(plan);
   if (num_external > 0) {
     total = add_bytes(total, method_allocation_bytes<FreeableBuffer>(num_external));
   }

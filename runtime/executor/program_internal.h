@@ -17,6 +17,11 @@ class ProgramInternals {
   explicit ProgramInternals(const Program& program) : program_(program) {}
 
   const ember_fb::Program* flatbuffer() const { return program_.flatbuffer(); }
+  // The plan of method `name` (null when there is none): the loader's
+  // own lookup, so tools find a method as load_method() does.
+  const ember_fb::ExecutionPlan* find_plan(const char* name) const {
+    return program_.find_plan(name);
+  }
   // Constant bytes of buffer `index` (its range checked by validation).
   const void* constant_data(uint32_t index) const { return program_.constant_data(index); }
   // Copies the initial value of a mutable tensor into `dst`.

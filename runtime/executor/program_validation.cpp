@@ -8,6 +8,7 @@
 #include "runtime/executor/program.h"
 #include "runtime/executor/program_internal.h"
 #include "runtime/executor/tensor_data_kind.h"
+#include "runtime/executor/value_kinds.h"
 #include "schema/program_generated.h"
 
 namespace ember {
@@ -119,119 +120,6 @@ Error validate_planned(const Program& program, const ember_fb::ExecutionPlan* pl
   return Error::Ok;
 }
 
-// The tensor's own fields, then its data by the kind parse_tensor will
-// place it as (tensor_data_kind(): one classification for both).
-Error validate_tensor(const Program& program, const ember_fb::ExecutionPlan* plan,
-                      const char* method, size_t i, const ember_fb::Tensor* t) {
-  Result<size_t> nbytes = serialized_tensor_nbytes(t, method, i);
-  if (!nbytes.ok()) {
-    return nbytes.error();
-  }
-  const size_t dim = count(t->sizes());
-  if (t->dim_order() != nullptr) {
-    EMBER_CHECK_OR_RETURN(
-        t->dim_order()->size() == dim &&
-            is_valid_dim_order({t->dim_order()->data(), dim}),
-        Error::InvalidProgram,
-        "method '%s' value %zu: dim_order is not a permutation of its %zu dims",
-        method, i, dim);
-  }
-  EMBER_CHECK_OR_RETURN(t->storage_offset() == 0, Error::NotSupported,
-                        "method '%s' value %zu: storage_offset %d is not "
-                        "supported (must be 0)",
-                        method, i, int(t->storage_offset()));
-  const int dynamism = int(t->shape_dynamism());
-  EMBER_CHECK_OR_RETURN(dynamism >= 0 && dynamism <= 2, Error::InvalidProgram,
-                        "method '%s' value %zu: unknown shape_dynamism %d",
-                        method, i, dynamism);
-  switch (tensor_data_kind(t)) {
-    case TensorDataKind::External:
-      return validate_external(t, method, i);
-    case TensorDataKind::Planned:
-      return validate_planned(program, plan, t, *nbytes, method, i);
-    case TensorDataKind::Constant:
-      EMBER_CHECK_OR_RETURN(
-          ProgramInternals(program).constant_in_range(t->data_buffer_idx(), *nbytes),
-          Error::InvalidProgram,
-          "method '%s' value %zu: constant buffer %u (%zu "
-          "bytes) is missing or outside the constant data",
-          method, i, unsigned(t->data_buffer_idx()), *nbytes);
-      return Error::Ok;
-    case TensorDataKind::Unset:
-      return Error::Ok;
-  }
-  return Error::Ok;
-}
-
-Error validate_value(const Program& program, const ember_fb::ExecutionPlan* plan,
-                     const char* method, size_t i) {
-  const size_t n = count(plan->values());
-  const ember_fb::EValue* value = plan->values()->Get(flatbuffers::uoffset_t(i));
-  EMBER_CHECK_OR_RETURN(value != nullptr && value->val_type() != KernelTypes::NONE,
-                        Error::InvalidProgram,
-                        "method '%s' value %zu has no type", method, i);
-  // A union may carry a type with no table (the Verifier accepts that).
-  EMBER_CHECK_OR_RETURN(value->val() != nullptr, Error::InvalidProgram,
-                        "method '%s' value %zu has type %d but no data", method, i,
-                        int(value->val_type()));
-  switch (value->val_type()) {
-    case KernelTypes::Null:
-    case KernelTypes::Int:
-    case KernelTypes::Bool:
-    case KernelTypes::Double:
-    case KernelTypes::String:
-    case KernelTypes::DoubleList:
-    case KernelTypes::BoolList:
-      return Error::Ok;
-    case KernelTypes::Tensor:
-      return validate_tensor(program, plan, method, i, value->val_as_Tensor());
-    case KernelTypes::IntList: {
-      const auto* items = value->val_as_IntList()->items();
-      for (flatbuffers::uoffset_t j = 0; j < count(items); ++j) {
-        const int64_t item = items->Get(j);
-        EMBER_CHECK_OR_RETURN(
-            index_ok(item, n) && value_type(plan, item) == KernelTypes::Int,
-            Error::InvalidProgram,
-            "method '%s' value %zu (IntList) item %u: %" PRId64
-            " is not the index of an Int value",
-            method, i, unsigned(j), item);
-      }
-      return Error::Ok;
-    }
-    case KernelTypes::TensorList: {
-      const auto* items = value->val_as_TensorList()->items();
-      for (flatbuffers::uoffset_t j = 0; j < count(items); ++j) {
-        const int32_t item = items->Get(j);
-        EMBER_CHECK_OR_RETURN(
-            index_ok(item, n) && value_type(plan, item) == KernelTypes::Tensor,
-            Error::InvalidProgram,
-            "method '%s' value %zu (TensorList) item %u: %d is not the index "
-            "of a Tensor value",
-            method, i, unsigned(j), int(item));
-      }
-      return Error::Ok;
-    }
-    case KernelTypes::OptionalTensorList: {
-      const auto* items = value->val_as_OptionalTensorList()->items();
-      for (flatbuffers::uoffset_t j = 0; j < count(items); ++j) {
-        const int32_t item = items->Get(j);
-        EMBER_CHECK_OR_RETURN(
-            item == -1 || (index_ok(item, n) &&
-                           (value_type(plan, item) == KernelTypes::Tensor ||
-                            value_type(plan, item) == KernelTypes::Null)),
-            Error::InvalidProgram,
-            "method '%s' value %zu (OptionalTensorList) item %u: %d is not "
-            "the index of a Tensor or None value",
-            method, i, unsigned(j), int(item));
-      }
-      return Error::Ok;
-    }
-    default:
-      set_error_message("method '%s' value %zu has unknown type %d", method, i,
-                        int(value->val_type()));
-      return Error::InvalidProgram;
-  }
-}
 
 Error validate_args(const flatbuffers::Vector<int32_t>* args, size_t n,
                     const char* method, size_t chain, size_t pc) {
@@ -375,6 +263,54 @@ Error validate_delegates(const Program& program, const ember_fb::ExecutionPlan* 
 
 }  // namespace
 
+// The tensor's own fields, then its data by the kind parse_tensor will
+// place it as (tensor_data_kind(): one classification for both). The
+// Tensor row of the value-kind table (value_kinds.cpp) calls this.
+Error validate_tensor_value(const ValueCheck& check, const ember_fb::Tensor* t) {
+  const Program& program = check.program;
+  const ember_fb::ExecutionPlan* plan = check.plan;
+  const char* method = check.method;
+  const size_t i = check.index;
+  Result<size_t> nbytes = serialized_tensor_nbytes(t, method, i);
+  if (!nbytes.ok()) {
+    return nbytes.error();
+  }
+  const size_t dim = count(t->sizes());
+  if (t->dim_order() != nullptr) {
+    EMBER_CHECK_OR_RETURN(
+        t->dim_order()->size() == dim &&
+            is_valid_dim_order({t->dim_order()->data(), dim}),
+        Error::InvalidProgram,
+        "method '%s' value %zu: dim_order is not a permutation of its %zu dims",
+        method, i, dim);
+  }
+  EMBER_CHECK_OR_RETURN(t->storage_offset() == 0, Error::NotSupported,
+                        "method '%s' value %zu: storage_offset %d is not "
+                        "supported (must be 0)",
+                        method, i, int(t->storage_offset()));
+  const int dynamism = int(t->shape_dynamism());
+  EMBER_CHECK_OR_RETURN(dynamism >= 0 && dynamism <= 2, Error::InvalidProgram,
+                        "method '%s' value %zu: unknown shape_dynamism %d",
+                        method, i, dynamism);
+  switch (tensor_data_kind(t)) {
+    case TensorDataKind::External:
+      return validate_external(t, method, i);
+    case TensorDataKind::Planned:
+      return validate_planned(program, plan, t, *nbytes, method, i);
+    case TensorDataKind::Constant:
+      EMBER_CHECK_OR_RETURN(
+          ProgramInternals(program).constant_in_range(t->data_buffer_idx(), *nbytes),
+          Error::InvalidProgram,
+          "method '%s' value %zu: constant buffer %u (%zu "
+          "bytes) is missing or outside the constant data",
+          method, i, unsigned(t->data_buffer_idx()), *nbytes);
+      return Error::Ok;
+    case TensorDataKind::Unset:
+      return Error::Ok;
+  }
+  return Error::Ok;
+}
+
 Result<size_t> serialized_tensor_nbytes(const ember_fb::Tensor* t, const char* method,
                                         size_t i) {
   EMBER_CHECK_OR_RETURN(is_valid_scalar_type(int(t->scalar_type())),
@@ -456,7 +392,7 @@ Error validate_execution_plan(const Program& program,
                           method, unsigned(i), plan->non_const_buffer_sizes()->Get(i));
   }
   for (size_t i = 0; i < n; ++i) {
-    EMBER_RETURN_IF_ERROR(validate_value(program, plan, method, i));
+    EMBER_RETURN_IF_ERROR(validate_plan_value(ValueCheck{program, plan, method, i}));
   }
   for (flatbuffers::uoffset_t i = 0; i < count(plan->inputs()); ++i) {
     EMBER_CHECK_OR_RETURN(index_ok(plan->inputs()->Get(i), n), Error::InvalidProgram,
