@@ -3,8 +3,8 @@
 #
 # The map is read from the sources themselves: every kernel file registers
 # its operators with EMBER_REGISTER_KERNEL("<namespace>::<name>.<overload>",
-# ...), the name a string literal right after the parenthesis (a line break
-# after the comma is fine). Prim ops name theirs through constants, so for
+# ...) or EMBER_REGISTER_PREPARED_KERNEL(...), the name a string literal
+# right after the parenthesis (a line break after it is fine). Prim ops name theirs through constants, so for
 # kernels/prim_ops every "<namespace>::..." literal counts; prim ops are
 # always built and never selected. test/selective_build checks this scan
 # against the registry that the linked kernels really fill.
@@ -31,7 +31,7 @@ function(ember_kernel_registrations root out_ops out_files)
   set(files)
   foreach(file IN LISTS op_files)
     file(READ "${root}/${file}" text)
-    string(REGEX MATCHALL "EMBER_REGISTER_KERNEL\\([ \t\r\n]*\"[^\"]+\"" regs "${text}")
+    string(REGEX MATCHALL "EMBER_REGISTER_(PREPARED_)?KERNEL\\([ \t\r\n]*\"[^\"]+\"" regs "${text}")
     foreach(reg IN LISTS regs)
       string(REGEX REPLACE ".*\"([^\"]+)\"" "\\1" op "${reg}")
       list(APPEND ops "${op}")

@@ -48,6 +48,7 @@
 #include "extension/runner_util/cpu_level.h"
 #include "extension/runner_util/inputs.h"
 #include "runtime/core/error_message.h"
+#include "runtime/kernel/operator_registry.h"
 #include "runtime/platform/log.h"
 #include "runtime/platform/threadpool.h"
 
@@ -95,6 +96,9 @@ DEFINE_bool(fusion, true,
 DEFINE_bool(prepare_operands, true,
             "Pack constant operands (linear layers' weights) for their kernels once at "
             "load, skipping their per-run transpose; false runs the program as written.");
+DEFINE_bool(kernel_prepare, true,
+            "Check and size each kernel call with static shapes once at load, and skip "
+            "those checks when it runs; false checks at every call (for comparisons).");
 DEFINE_bool(full_verification, false,
             "Verify the whole program at load (InternalConsistency).");
 DEFINE_string(data_path, "",
@@ -303,6 +307,7 @@ int load_model(Session& s) {
   }
   s.module = std::move(*module);
   s.module->set_prepare_operands(FLAGS_prepare_operands);
+  set_kernel_prepare_enabled(FLAGS_kernel_prepare);
   s.summary.program_load_ms = ms_since(load_start);
   if (FLAGS_memory_report) s.memory.sample("program loaded");
   s.bundle = s.module->bundle();

@@ -146,6 +146,21 @@ class MLP(nn.Module):
         return self.fc2(self.act(self.fc1(x)))
 
 
+class Recurrent(nn.Module):
+    """One Linear applied at four steps, as a recurrent layer's weight is:
+    the exporter writes a permute_copy of the same weight for each step."""
+
+    def __init__(self):
+        super().__init__()
+        self.cell = nn.Linear(8, 8)
+
+    def forward(self, x):
+        h = x
+        for _ in range(4):
+            h = torch.tanh(self.cell(h) + x)
+        return h
+
+
 class ConvNet(nn.Module):
     def __init__(self):
         super().__init__()
@@ -261,6 +276,15 @@ def build_mlp():
     }
 
 
+def build_recurrent():
+    m = Recurrent()
+    return {
+        "forward": MethodSpec(
+            m, (torch.randn(1, 8),), [(torch.randn(1, 8),) for _ in range(2)]
+        )
+    }
+
+
 def build_convnet():
     m = ConvNet()
     return {
@@ -352,6 +376,12 @@ FIXTURES: List[FixtureSpec] = [
         "mlp",
         "Linear(8,16) -> ReLU -> Linear(16,4), input float32 [2,8].",
         build_mlp,
+    ),
+    FixtureSpec(
+        "recurrent",
+        "h = tanh(Linear(8,8)(h) + x) four times from h = x, input float32 [1,8]: "
+        "one weight read by four addmm calls, each through its own permute_copy.",
+        build_recurrent,
     ),
     FixtureSpec(
         "convnet",

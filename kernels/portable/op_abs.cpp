@@ -53,6 +53,10 @@ void complex_abs(KernelArgs& a, Tensor self, Tensor out) {
   if (!resize_out(a, out, self.sizes()) || !make_elementwise_plan(a, out, &self, 1, &plan)) {
     return;
   }
+  if (a.preparing()) {
+    a.prepared_stop();
+    return;
+  }
   if (type == ScalarType::ComplexFloat) {
     complex_magnitude<float>(plan, self, out);
   } else {
@@ -84,6 +88,6 @@ void abs_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::abs.out", abs_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::abs.out", abs_out_boxed);
 
 }  // namespace ember

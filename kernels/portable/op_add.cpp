@@ -7,7 +7,7 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::add.out", add_sub_tensor_kernel<false>);
-EMBER_REGISTER_KERNEL("aten::add.Scalar_out", add_sub_scalar_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::add.out", add_sub_tensor_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::add.Scalar_out", add_sub_scalar_kernel<false>);
 
 }  // namespace ember

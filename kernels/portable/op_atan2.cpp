@@ -24,6 +24,6 @@ void atan2_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::atan2.out", atan2_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::atan2.out", atan2_out_boxed);
 
 }  // namespace ember

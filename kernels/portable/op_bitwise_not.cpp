@@ -38,6 +38,6 @@ void bitwise_not_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::bitwise_not.out", bitwise_not_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::bitwise_not.out", bitwise_not_out_boxed);
 
 }  // namespace ember

@@ -8,7 +8,7 @@
 namespace ember {
 
 constexpr Bitwise kOp = Bitwise::kOr;
-EMBER_REGISTER_KERNEL("aten::bitwise_or.Tensor_out", bitwise_tensor_kernel<kOp>);
-EMBER_REGISTER_KERNEL("aten::bitwise_or.Scalar_out", bitwise_scalar_kernel<kOp>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::bitwise_or.Tensor_out", bitwise_tensor_kernel<kOp>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::bitwise_or.Scalar_out", bitwise_scalar_kernel<kOp>);
 
 }  // namespace ember

@@ -8,7 +8,7 @@
 namespace ember {
 
 constexpr Bitwise kOp = Bitwise::kXor;
-EMBER_REGISTER_KERNEL("aten::bitwise_xor.Tensor_out", bitwise_tensor_kernel<kOp>);
-EMBER_REGISTER_KERNEL("aten::bitwise_xor.Scalar_out", bitwise_scalar_kernel<kOp>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::bitwise_xor.Tensor_out", bitwise_tensor_kernel<kOp>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::bitwise_xor.Scalar_out", bitwise_scalar_kernel<kOp>);
 
 }  // namespace ember

@@ -135,6 +135,10 @@ void clamp_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       !make_elementwise_plan(a, out, inputs, n, &plan)) {
     return;
   }
+  if (a.preparing()) {
+    a.prepared_stop();
+    return;
+  }
   visit_real_dtype(compute_type_for(result), [&](auto tag) {
     using C = typename decltype(tag)::type;
     if (n == 3) {
@@ -152,7 +156,7 @@ void clamp_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::clamp.out", clamp_out_boxed);
-EMBER_REGISTER_KERNEL("aten::clamp.Tensor_out", clamp_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::clamp.out", clamp_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::clamp.Tensor_out", clamp_tensor_out_boxed);
 
 }  // namespace ember

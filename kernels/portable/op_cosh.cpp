@@ -16,6 +16,6 @@ void cosh_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::cosh.out", cosh_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::cosh.out", cosh_out_boxed);
 
 }  // namespace ember

@@ -145,9 +145,9 @@ void div_scalar_mode_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::div.out", div_out_boxed);
-EMBER_REGISTER_KERNEL("aten::div.out_mode", div_out_mode_boxed);
-EMBER_REGISTER_KERNEL("aten::div.Scalar_out", div_scalar_out_boxed);
-EMBER_REGISTER_KERNEL("aten::div.Scalar_mode_out", div_scalar_mode_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::div.out", div_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::div.out_mode", div_out_mode_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::div.Scalar_out", div_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::div.Scalar_mode_out", div_scalar_mode_out_boxed);
 
 }  // namespace ember

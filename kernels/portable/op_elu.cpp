@@ -36,6 +36,6 @@ void elu_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::elu.out", elu_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::elu.out", elu_out_boxed);
 
 }  // namespace ember

@@ -23,7 +23,7 @@ void eq_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::eq.Tensor_out", eq_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::eq.Scalar_out", eq_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::eq.Tensor_out", eq_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::eq.Scalar_out", eq_scalar_out_boxed);
 
 }  // namespace ember

@@ -16,6 +16,6 @@ void expm1_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::expm1.out", expm1_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::expm1.out", expm1_out_boxed);
 
 }  // namespace ember

@@ -22,6 +22,6 @@ void floor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::floor.out", floor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::floor.out", floor_out_boxed);
 
 }  // namespace ember

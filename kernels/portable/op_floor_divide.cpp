@@ -21,6 +21,6 @@ void floor_divide_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::floor_divide.out", floor_divide_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::floor_divide.out", floor_divide_out_boxed);
 
 }  // namespace ember

@@ -27,7 +27,7 @@ void fmod_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::fmod.Tensor_out", fmod_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::fmod.Scalar_out", fmod_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::fmod.Tensor_out", fmod_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::fmod.Scalar_out", fmod_scalar_out_boxed);
 
 }  // namespace ember

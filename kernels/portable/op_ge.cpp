@@ -23,7 +23,7 @@ void ge_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::ge.Tensor_out", ge_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::ge.Scalar_out", ge_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::ge.Tensor_out", ge_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::ge.Scalar_out", ge_scalar_out_boxed);
 
 }  // namespace ember

@@ -23,7 +23,7 @@ void gt_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::gt.Tensor_out", gt_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::gt.Scalar_out", gt_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::gt.Tensor_out", gt_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::gt.Scalar_out", gt_scalar_out_boxed);
 
 }  // namespace ember

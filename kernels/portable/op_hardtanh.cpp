@@ -53,6 +53,6 @@ void hardtanh_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::hardtanh.out", hardtanh_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::hardtanh.out", hardtanh_out_boxed);
 
 }  // namespace ember

@@ -15,6 +15,6 @@ void isinf_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::isinf.out", isinf_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::isinf.out", isinf_out_boxed);
 
 }  // namespace ember

@@ -15,6 +15,6 @@ void isnan_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::isnan.out", isnan_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::isnan.out", isnan_out_boxed);
 
 }  // namespace ember

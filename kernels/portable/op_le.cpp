@@ -23,7 +23,7 @@ void le_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::le.Tensor_out", le_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::le.Scalar_out", le_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::le.Tensor_out", le_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::le.Scalar_out", le_scalar_out_boxed);
 
 }  // namespace ember

@@ -29,6 +29,6 @@ void leaky_relu_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::leaky_relu.out", leaky_relu_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::leaky_relu.out", leaky_relu_out_boxed);
 
 }  // namespace ember

@@ -16,6 +16,6 @@ void log10_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::log10.out", log10_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::log10.out", log10_out_boxed);
 
 }  // namespace ember

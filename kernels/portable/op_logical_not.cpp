@@ -21,6 +21,6 @@ void logical_not_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::logical_not.out", logical_not_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::logical_not.out", logical_not_out_boxed);
 
 }  // namespace ember

@@ -15,6 +15,6 @@ void logical_or_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::logical_or.out", logical_or_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::logical_or.out", logical_or_out_boxed);
 
 }  // namespace ember

@@ -16,6 +16,6 @@ void logical_xor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::logical_xor.out", logical_xor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::logical_xor.out", logical_xor_out_boxed);
 
 }  // namespace ember

@@ -37,6 +37,6 @@ void logit_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::logit.out", logit_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::logit.out", logit_out_boxed);
 
 }  // namespace ember

@@ -23,7 +23,7 @@ void lt_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::lt.Tensor_out", lt_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::lt.Scalar_out", lt_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::lt.Tensor_out", lt_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::lt.Scalar_out", lt_scalar_out_boxed);
 
 }  // namespace ember

@@ -42,6 +42,6 @@ void masked_fill_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::masked_fill.Scalar_out", masked_fill_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::masked_fill.Scalar_out", masked_fill_scalar_out_boxed);
 
 }  // namespace ember

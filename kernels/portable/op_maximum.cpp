@@ -26,6 +26,6 @@ void maximum_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::maximum.out", maximum_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::maximum.out", maximum_out_boxed);
 
 }  // namespace ember

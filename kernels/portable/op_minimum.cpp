@@ -26,6 +26,6 @@ void minimum_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::minimum.out", minimum_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::minimum.out", minimum_out_boxed);
 
 }  // namespace ember

@@ -52,7 +52,7 @@ void mul_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::mul.out", mul_out_boxed);
-EMBER_REGISTER_KERNEL("aten::mul.Scalar_out", mul_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::mul.out", mul_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::mul.Scalar_out", mul_scalar_out_boxed);
 
 }  // namespace ember

@@ -23,7 +23,7 @@ void ne_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::ne.Tensor_out", ne_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::ne.Scalar_out", ne_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::ne.Tensor_out", ne_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::ne.Scalar_out", ne_scalar_out_boxed);
 
 }  // namespace ember

@@ -17,6 +17,6 @@ void neg_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::neg.out", neg_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::neg.out", neg_out_boxed);
 
 }  // namespace ember

@@ -113,8 +113,8 @@ void pow_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::pow.Tensor_Tensor_out", pow_tensor_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out_boxed);
-EMBER_REGISTER_KERNEL("aten::pow.Scalar_out", pow_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::pow.Tensor_Tensor_out", pow_tensor_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::pow.Tensor_Scalar_out", pow_tensor_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::pow.Scalar_out", pow_scalar_out_boxed);
 
 }  // namespace ember

@@ -46,6 +46,6 @@ void relu_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::relu.out", relu_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::relu.out", relu_out_boxed);
 
 }  // namespace ember

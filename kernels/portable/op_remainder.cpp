@@ -27,7 +27,7 @@ void remainder_scalar_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::remainder.Tensor_out", remainder_tensor_out_boxed);
-EMBER_REGISTER_KERNEL("aten::remainder.Scalar_out", remainder_scalar_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::remainder.Tensor_out", remainder_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::remainder.Scalar_out", remainder_scalar_out_boxed);
 
 }  // namespace ember

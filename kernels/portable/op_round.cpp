@@ -23,6 +23,6 @@ void round_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::round.out", round_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::round.out", round_out_boxed);
 
 }  // namespace ember

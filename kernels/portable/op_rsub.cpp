@@ -7,6 +7,6 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::rsub.Scalar_out", (add_sub_scalar_kernel<true, true>));
+EMBER_REGISTER_PREPARED_KERNEL("aten::rsub.Scalar_out", (add_sub_scalar_kernel<true, true>));
 
 }  // namespace ember

@@ -17,6 +17,6 @@ void sigmoid_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::sigmoid.out", sigmoid_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::sigmoid.out", sigmoid_out_boxed);
 
 }  // namespace ember

@@ -18,6 +18,6 @@ void sign_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::sign.out", sign_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::sign.out", sign_out_boxed);
 
 }  // namespace ember

@@ -7,7 +7,7 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::sub.out", add_sub_tensor_kernel<true>);
-EMBER_REGISTER_KERNEL("aten::sub.Scalar_out", add_sub_scalar_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::sub.out", add_sub_tensor_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::sub.Scalar_out", add_sub_scalar_kernel<true>);
 
 }  // namespace ember

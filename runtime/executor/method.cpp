@@ -19,6 +19,7 @@ Method::Method(Method&& other) noexcept
       num_values_(other.num_values_),
       kernels_(other.kernels_),
       num_operators_(other.num_operators_),
+      prepare_stats_(other.prepare_stats_),
       delegates_(other.delegates_),
       num_delegates_(other.num_delegates_),
       num_delegates_initialized_(other.num_delegates_initialized_),
@@ -261,6 +262,9 @@ Result<bool> Method::read_condition(int32_t value_index) const {
 
 Error Method::run_kernel(const Instruction& ins, size_t chain, size_t pc) {
   KernelContext context(memory_manager_->temp_allocator());
+  if (ins.checked) {
+    context.set_mode(KernelContext::Mode::Prepared);
+  }
   if (ins.prepared != 0) {
     context.set_prepared_operand(&prepared_[ins.prepared - 1].operand);
   }

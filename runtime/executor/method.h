@@ -150,6 +150,18 @@ class Method final {
   void set_event_tracer(EventTracer* tracer) { event_tracer_ = tracer; }
   EventTracer* event_tracer() const { return event_tracer_; }
 
+  // What kernel prepare did at load (method_kernel_prepare.cpp): calls
+  // that run Prepared, calls whose Prepare failed (they report the error
+  // when they run), and calls that ended Prepare neither stopped nor
+  // failed (a kernel path that does not take the Prepare mode: tests
+  // require none).
+  struct KernelPrepareStats {
+    size_t prepared = 0;
+    size_t failed = 0;
+    size_t unfinished = 0;
+  };
+  const KernelPrepareStats& kernel_prepare_stats() const { return prepare_stats_; }
+
   size_t num_values() const { return num_values_; }
   const EValue& value(size_t index) const { return values_[index]; }
 
@@ -181,6 +193,8 @@ class Method final {
     uint32_t prepared = 0;  // kernel calls: 1 + index into prepared_ once
                             // prepare_operands() gave its operand, else 0
     bool skip = false;      // a transpose only a prepared operand read
+    bool checked = false;   // kernel calls: prepared at load (kernel_prepare.cpp),
+                            // run in KernelContext::Mode::Prepared
   };
   struct PreparedSlot {
     Instruction* consumer;
@@ -189,6 +203,7 @@ class Method final {
     OperandSource source;
     size_t offset, bytes;  // in the application's memory
     PreparedOperand operand;
+    bool shared = false;  // the bytes of an earlier slot (same constant, same form)
   };
   struct FusedSequence {
     const FusionPattern* pattern;
@@ -227,6 +242,10 @@ class Method final {
   Span<EValue* const> first_delegate_call_args(size_t delegate_index) const;
   Error init_delegates();
   Error parse_chains();
+  // Kernel prepare (method_kernel_prepare.cpp): each call of a kernel that
+  // prepares, with static shapes, checked and sized once here.
+  void prepare_kernels();
+  bool has_static_shapes(const Instruction& ins) const;
   // Fusion (method_fusion.cpp).
   Error plan_fusions();
   bool fusable_at(const FusionPattern& pattern, size_t chain, size_t pc) const;
@@ -236,6 +255,7 @@ class Method final {
   Error run_fused(const Instruction& instruction, size_t chain, size_t pc, bool* ran);
   // Prepared operands (method_prepare.cpp).
   Error plan_prepared_operands();
+  const PreparedSlot* same_prepared_form(const PreparedSlot& slot, size_t count) const;
   bool is_constant_tensor(const EValue* value) const;
   bool in_fused_sequence(const Instruction& instruction) const;
   bool find_operand_source(Instruction& consumer, size_t operand, OperandSource* source,
@@ -267,6 +287,7 @@ class Method final {
   size_t num_values_ = 0;
   OpFunction* kernels_ = nullptr;  // per operator index
   size_t num_operators_ = 0;
+  KernelPrepareStats prepare_stats_;
   Delegate* delegates_ = nullptr;
   size_t num_delegates_ = 0;
   size_t num_delegates_initialized_ = 0;

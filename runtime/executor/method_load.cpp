@@ -47,6 +47,7 @@ Result<Method> Method::load(const Program* program, const ember_fb::ExecutionPla
   EMBER_RETURN_IF_ERROR(method.plan_fusions());
   EMBER_RETURN_IF_ERROR(method.plan_prepared_operands());
   EMBER_RETURN_IF_ERROR(method.init_delegates());
+  method.prepare_kernels();
   method.input_set_ = allocate_method_array<bool>(memory_manager->method_allocator(),
                                                method.inputs_size(), name,
                                                "input flags");

@@ -36,6 +36,14 @@ bool swaps_two_axes(const EValue& dims) {
   return a == 1 && b == 0;
 }
 
+bool same_sizes(const Tensor& a, const Tensor& b) {
+  if (a.dim() != b.dim() || a.scalar_type() != b.scalar_type()) return false;
+  for (size_t d = 0; d < a.dim(); ++d) {
+    if (a.sizes()[d] != b.sizes()[d]) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 bool Method::is_constant_tensor(const EValue* value) const {
@@ -97,6 +105,24 @@ bool Method::find_operand_source(Instruction& consumer, size_t operand, OperandS
   return true;
 }
 
+// An earlier slot of the first `count` with the same preparation of the
+// same constant in the same orientation and size (a recurrent layer's
+// weight, read by every time step through its own transpose): its bytes
+// serve this call too, so the weight is packed, and held in cache, once.
+const Method::PreparedSlot* Method::same_prepared_form(const PreparedSlot& slot,
+                                                       size_t count) const {
+  for (size_t i = 0; i < count; ++i) {
+    const PreparedSlot& other = prepared_[i];
+    if (!other.shared && other.preparation == slot.preparation &&
+        other.source.transposed == slot.source.transposed && other.bytes == slot.bytes &&
+        other.source.constant.const_data_ptr() == slot.source.constant.const_data_ptr() &&
+        same_sizes(other.source.constant, slot.source.constant)) {
+      return &other;
+    }
+  }
+  return nullptr;
+}
+
 Error Method::plan_prepared_operands() {
   const size_t slots = prepared_slots(plan_);
   if (slots == 0) return Error::Ok;
@@ -125,8 +151,14 @@ Error Method::plan_prepared_operands() {
         const size_t want = prep.bytes(args, source);
         if (want == 0) continue;
         prepared_[found] = PreparedSlot{&ins, producer, &prep, source, bytes, want, {}};
+        const PreparedSlot* same = same_prepared_form(prepared_[found], found);
+        if (same != nullptr) {
+          prepared_[found].offset = same->offset;
+          prepared_[found].shared = true;
+        } else {
+          bytes += round_up(want, kPreparedAlignment);
+        }
         ++found;
-        bytes += round_up(want, kPreparedAlignment);
         break;
       }
     }
@@ -150,8 +182,10 @@ Error Method::prepare_operands(Span<uint8_t> memory) {
   for (size_t i = 0; i < num_prepared_; ++i) {
     PreparedSlot& slot = prepared_[i];
     void* out = memory.data() + slot.offset;
-    slot.preparation->prepare(Span<EValue*>(slot.consumer->args, slot.consumer->num_args),
-                              slot.source, out);
+    if (!slot.shared) {
+      slot.preparation->prepare(Span<EValue*>(slot.consumer->args, slot.consumer->num_args),
+                                slot.source, out);
+    }
     slot.operand = PreparedOperand{slot.preparation, out, slot.bytes};
   }
   for (size_t i = 0; i < num_prepared_; ++i) {

@@ -75,11 +75,11 @@ Tensor KernelArgs::any_tensor(size_t i, bool needs_storage) {
   if (!usable(i)) {
     return Tensor();
   }
-  if (!expect(i, args_[i]->is_tensor(), "Tensor")) {
+  if (!prepared() && !expect(i, args_[i]->is_tensor(), "Tensor")) {
     return Tensor();
   }
   const Tensor t = args_[i]->to_tensor();
-  return !needs_storage || has_storage(i, t) ? t : Tensor();
+  return !needs_storage || preparing() || has_storage(i, t) ? t : Tensor();
 }
 
 bool KernelArgs::has_storage(size_t i, const Tensor& t) {
@@ -102,7 +102,7 @@ Optional<Tensor> KernelArgs::optional_tensor(size_t i) {
     return {};
   }
   return expect(i, args_[i]->is_tensor(), "Tensor or None") &&
-                 has_storage(i, args_[i]->to_tensor())
+                 (preparing() || has_storage(i, args_[i]->to_tensor()))
              ? Optional<Tensor>(args_[i]->to_tensor())
              : Optional<Tensor>();
 }
@@ -237,7 +237,7 @@ Span<Tensor> KernelArgs::tensor_list(size_t i) {
   }
   Span<Tensor> list = args_[i]->to_tensor_list();
   for (const Tensor& t : list) {
-    if (!has_storage(i, t)) {
+    if (!preparing() && !has_storage(i, t)) {
       return {};
     }
   }
@@ -253,7 +253,7 @@ Span<Optional<Tensor>> KernelArgs::optional_tensor_list(size_t i) {
   }
   Span<Optional<Tensor>> list = args_[i]->to_optional_tensor_list();
   for (const Optional<Tensor>& t : list) {
-    if (t.has_value() && !has_storage(i, t.value())) {
+    if (t.has_value() && !preparing() && !has_storage(i, t.value())) {
       return {};
     }
   }

@@ -112,6 +112,21 @@ class KernelArgs final {
   bool check_tag(size_t i, Tag tag);
   bool wrong_type(size_t i, const char* wanted);
 
+  // The call's mode (KernelContext::Mode). A kernel registered with
+  // EMBER_REGISTER_PREPARED_KERNEL skips its tag, dtype and shape checks
+  // and its output sizing when prepared(); when preparing(), it calls
+  // prepared_stop() where it would start computing and returns. In Prepare
+  // mode tensor() does not require storage (inputs may be bound later); in
+  // Prepared mode it checks storage but not the tag.
+  bool preparing() const { return context_.mode() == KernelContext::Mode::Prepare; }
+  bool prepared() const { return context_.mode() == KernelContext::Mode::Prepared; }
+  // Marks the Prepare call complete; returns false, so that a prologue can
+  // end with `return args.prepared_stop();` and the kernel returns.
+  bool prepared_stop() {
+    context_.stop();
+    return false;
+  }
+
   // Records "<op>: <formatted detail>" and fails the kernel with `error`.
   // Always returns false so it can end an expression:
   // `return a.fail(Error::InvalidArgument, "...")`.

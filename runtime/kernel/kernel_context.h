@@ -6,9 +6,22 @@
 // after the instruction. A call whose constant operand was prepared at
 // load (runtime/kernel/operand_preparation.h) finds it through
 // prepared_operand().
+//
+// Kernels registered with EMBER_REGISTER_PREPARED_KERNEL also see a mode
+// (docs/custom_kernels.md, "Checking once: prepared kernels"):
+//   Run       check the arguments, size the outputs, compute (every call of
+//             every other kernel, and calls whose shapes may change)
+//   Prepare   at method load, once per call whose tensors all have static
+//             shapes: check and size only, then stop (KernelArgs::
+//             prepared_stop()) before computing or writing any data
+//   Prepared  every execution of a call whose Prepare stopped cleanly: the
+//             tags, dtypes and shapes are those Prepare checked, so those
+//             checks and the output sizing are skipped; checks on values
+//             (an index in range, a data pointer bound) still run
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "runtime/core/error.h"
 #include "runtime/core/memory_allocator.h"
@@ -20,6 +33,8 @@ struct PreparedOperand;
 
 class KernelContext final {
  public:
+  enum class Mode : uint8_t { Run, Prepare, Prepared };
+
   explicit KernelContext(MemoryAllocator* temp_allocator = nullptr)
       : temp_allocator_(temp_allocator) {}
 
@@ -37,10 +52,19 @@ class KernelContext final {
   const PreparedOperand* prepared_operand() const { return prepared_; }
   void set_prepared_operand(const PreparedOperand* prepared) { prepared_ = prepared; }
 
+  Mode mode() const { return mode_; }
+  void set_mode(Mode mode) { mode_ = mode; }
+  // Prepare mode: the kernel reached its compute step with every check
+  // passed and its outputs sized (KernelArgs::prepared_stop()).
+  bool stopped() const { return stopped_; }
+  void stop() { stopped_ = true; }
+
  private:
   MemoryAllocator* temp_allocator_;
   const PreparedOperand* prepared_ = nullptr;
   Error failure_ = Error::Ok;
+  Mode mode_ = Mode::Run;
+  bool stopped_ = false;
 };
 
 }  // namespace ember

@@ -1,5 +1,6 @@
 #include "runtime/kernel/operator_registry.h"
 
+#include <atomic>
 #include <cstring>
 
 #include "runtime/platform/log.h"
@@ -50,16 +51,39 @@ Error register_kernel(const Kernel& kernel) {
   return Error::Ok;
 }
 
-OpFunction find_kernel(const char* name, const char* overload) {
+namespace {
+
+const Kernel* find_default(const char* name, const char* overload) {
   const Registry& r = registry();
   for (size_t i = 0; i < r.count; ++i) {
-    if (r.kernels[i].key[0] == '\0' &&
-        matches(r.kernels[i].name, name, overload)) {
-      return r.kernels[i].fn;
+    if (r.kernels[i].key[0] == '\0' && matches(r.kernels[i].name, name, overload)) {
+      return &r.kernels[i];
     }
   }
   return nullptr;
 }
+
+}  // namespace
+
+OpFunction find_kernel(const char* name, const char* overload) {
+  const Kernel* k = find_default(name, overload);
+  return k != nullptr ? k->fn : nullptr;
+}
+
+bool kernel_prepares(const char* name, const char* overload) {
+  const Kernel* k = find_default(name, overload);
+  return k != nullptr && k->prepares;
+}
+
+namespace {
+std::atomic<bool> g_prepare_enabled{true};
+}  // namespace
+
+void set_kernel_prepare_enabled(bool enabled) {
+  g_prepare_enabled.store(enabled, std::memory_order_relaxed);
+}
+
+bool kernel_prepare_enabled() { return g_prepare_enabled.load(std::memory_order_relaxed); }
 
 size_t num_registered_kernels() { return registry().count; }
 

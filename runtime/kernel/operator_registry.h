@@ -36,6 +36,10 @@ struct Kernel {
   const char* name;  // "aten::add.out"
   OpFunction fn;
   const char* key = "";  // optional specialization key; "" for the default
+  // The kernel takes KernelContext's Prepare and Prepared modes
+  // (EMBER_REGISTER_PREPARED_KERNEL): it stops after its checks and output
+  // sizing when preparing, and skips them when prepared.
+  bool prepares = false;
 };
 
 // The registry's capacity, a build option (CMake EMBER_MAX_KERNELS): a
@@ -54,6 +58,17 @@ Error register_kernel(const Kernel& kernel);
 // which case the name alone is matched) with the default key. Null if none.
 OpFunction find_kernel(const char* name, const char* overload);
 
+// Whether the kernel find_kernel() gives for `name` and `overload` takes
+// the Prepare and Prepared modes (false when there is none).
+bool kernel_prepares(const char* name, const char* overload);
+
+// Whether Method load runs the Prepare step (on by default). Turning it off
+// runs every kernel call in Run mode, as a kernel library without prepare
+// would: for measuring what prepare saves, and for tests. Set it before
+// loading methods; methods loaded earlier keep what they were loaded with.
+void set_kernel_prepare_enabled(bool enabled);
+bool kernel_prepare_enabled();
+
 size_t num_registered_kernels();
 const Kernel& registered_kernel(size_t index);
 
@@ -66,3 +81,12 @@ const Kernel& registered_kernel(size_t index);
 #define EMBER_REGISTER_KERNEL(name, fn)                                      \
   static const bool EMBER_CONCAT(ember_kernel_registered_, __LINE__) =       \
       (::ember::register_kernel(::ember::Kernel{name, fn}) == ::ember::Error::Ok)
+
+// The same for a kernel that takes the Prepare and Prepared modes
+// (kernel_context.h): in Prepare it returns right after
+// KernelArgs::prepared_stop(), having written nothing but its outputs'
+// shapes; in Prepared it skips only checks of tags, dtypes and shapes.
+#define EMBER_REGISTER_PREPARED_KERNEL(name, fn)                             \
+  static const bool EMBER_CONCAT(ember_kernel_registered_, __LINE__) =       \
+      (::ember::register_kernel(::ember::Kernel{name, fn, "", true}) ==      \
+       ::ember::Error::Ok)

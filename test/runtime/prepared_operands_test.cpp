@@ -95,6 +95,34 @@ TEST(PreparedOperands, MatchPyTorchAndTheUnpreparedMethod) {
   }
 }
 
+// One weight read by four addmm calls, each through its own transpose (a
+// recurrent layer's time steps): four calls get the prepared operand, the
+// weight is packed once (the bytes of one slot), and the outputs still
+// match PyTorch's.
+TEST(PreparedOperands, OneWeightReadAtEveryStepIsPreparedOnce) {
+  std::unique_ptr<Loaded> recurrent = load("recurrent"), mlp = load("mlp");
+  ASSERT_NE(recurrent, nullptr) << last_error_message();
+  ASSERT_NE(mlp, nullptr) << last_error_message();
+  run_and_check(*recurrent->method, "recurrent", "forward");  // sets the input too
+  testing::EventNameCounter counter;
+  recurrent->method->set_event_tracer(&counter);
+  ASSERT_EQ(recurrent->method->execute(), Error::Ok) << last_error_message();
+  recurrent->method->set_event_tracer(nullptr);
+  ASSERT_EQ(counter.count("addmm"), 4u);
+  ASSERT_EQ(prepare(*recurrent), Error::Ok) << last_error_message();
+  EXPECT_EQ(recurrent->method->num_prepared_operands(), 4u);
+  // The 8 x 8 weight packed once: no more than mlp's first layer (8 x 16)
+  // alone would take, where four copies would be four times one.
+  const size_t one_copy = recurrent->method->prepared_operands_bytes();
+  EXPECT_GT(one_copy, 0u);
+  EXPECT_LT(one_copy, mlp->method->prepared_operands_bytes());
+  run_and_check(*recurrent->method, "recurrent", "forward");
+  counter.clear();
+  recurrent->method->set_event_tracer(&counter);
+  ASSERT_EQ(recurrent->method->execute(), Error::Ok) << last_error_message();
+  EXPECT_EQ(counter.count("permute_copy"), 0u);  // every transpose skipped
+}
+
 // Zeroes every 2-D constant (the weights) in the program's bytes.
 size_t zero_weights(Loaded& l) {
   const uint8_t* lo = l.raw->bytes.data();

@@ -22,30 +22,38 @@ bool check_out_dtype(KernelArgs& args, Tensor out, ScalarType result) {
 
 }  // namespace
 
+// Prepared calls (KernelArgs::prepared()) skip the dtype checks and the
+// sizing: Prepare ran them on these very shapes and dtypes, and stopped
+// here.
 bool binary_out_prologue(KernelArgs& args, Tensor a, Tensor b, Tensor out,
                          ScalarType result, ElementwisePlan* plan) {
-  if (!check_supported_dtype(args, a, "self") ||
-      !check_supported_dtype(args, b, "other") ||
-      !check_out_dtype(args, out, result)) {
-    return false;
-  }
   const Tensor inputs[2] = {a, b};
-  Shape shape;
-  if (!broadcast_shapes(args, inputs, 2, &shape) ||
-      !resize_out(args, out, shape.span())) {
-    return false;
+  if (!args.prepared()) {
+    if (!check_supported_dtype(args, a, "self") || !check_supported_dtype(args, b, "other") ||
+        !check_out_dtype(args, out, result)) {
+      return false;
+    }
+    Shape shape;
+    if (!broadcast_shapes(args, inputs, 2, &shape) || !resize_out(args, out, shape.span())) {
+      return false;
+    }
+    if (args.preparing()) {
+      return make_elementwise_plan(args, out, inputs, 2, plan) && args.prepared_stop();
+    }
   }
   return make_elementwise_plan(args, out, inputs, 2, plan);
 }
 
 bool unary_out_prologue(KernelArgs& args, Tensor in, Tensor out,
                         ScalarType result, ElementwisePlan* plan) {
-  if (!check_supported_dtype(args, in, "self") ||
-      !check_out_dtype(args, out, result)) {
-    return false;
-  }
-  if (!resize_out(args, out, in.sizes())) {
-    return false;
+  if (!args.prepared()) {
+    if (!check_supported_dtype(args, in, "self") || !check_out_dtype(args, out, result) ||
+        !resize_out(args, out, in.sizes())) {
+      return false;
+    }
+    if (args.preparing()) {
+      return make_elementwise_plan(args, out, &in, 1, plan) && args.prepared_stop();
+    }
   }
   return make_elementwise_plan(args, out, &in, 1, plan);
 }

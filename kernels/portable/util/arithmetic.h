@@ -60,7 +60,9 @@ inline T mul_values(T a, T b) {
 // Prepare phase of a broadcasting binary kernel writing `out`: checks that
 // the dtypes are supported and that `result` (the computation's type) can
 // be cast to out's dtype, resizes out to the broadcast shape of a and b and
-// builds the plan.
+// builds the plan. Returns false when the kernel must return: a failure,
+// or the end of a Prepare call (KernelArgs::preparing()). A Prepared call
+// skips the checks and the resize and only builds the plan.
 bool binary_out_prologue(KernelArgs& args, Tensor a, Tensor b, Tensor out,
                          ScalarType result, ElementwisePlan* plan);
 

@@ -4,8 +4,36 @@
 
 namespace ember {
 
+namespace {
+
+// Every input has out's sizes and dim order, so all are dense in the same
+// layout: one run over numel elements.
+bool same_layout(Tensor out, const Tensor* inputs, size_t num_inputs) {
+  const Span<const SizesType> sizes = out.sizes();
+  const Span<const DimOrderType> order = out.dim_order();
+  for (size_t k = 0; k < num_inputs; ++k) {
+    const Span<const SizesType> s = inputs[k].sizes();
+    const Span<const DimOrderType> o = inputs[k].dim_order();
+    if (s.size() != sizes.size()) return false;
+    for (size_t d = 0; d < s.size(); ++d) {
+      if (s[d] != sizes[d] || o[d] != order[d]) return false;
+    }
+  }
+  return true;
+}
+
+}  // namespace
+
 bool make_elementwise_plan(KernelArgs& args, Tensor out, const Tensor* inputs,
                            size_t num_inputs, ElementwisePlan* plan) {
+  if (same_layout(out, inputs, num_inputs)) {
+    plan->num_operands = num_inputs + 1;
+    plan->numel = out.numel();
+    plan->ndim = 1;
+    plan->sizes[0] = out.numel();
+    for (size_t k = 0; k < plan->num_operands; ++k) plan->strides[k][0] = 1;
+    return true;
+  }
   const size_t ndim = out.dim();
   const Span<const SizesType> out_sizes = out.sizes();
   int64_t strides[kMaxElementwiseOperands - 1][kMaxTensorDim];
