@@ -56,6 +56,10 @@ struct IndirectB {
 };
 
 
+template <typename V, int MR, int NV>
+EMBER_MATH_INLINE void finish_tile(V (&acc)[MR][NV], float* c, size_t ldc, size_t rows,
+                                  size_t cols, bool accumulate, const GemmEpilogue* ep);
+
 // One MR x (NV vectors) tile of c over kc steps of k; `rows` and `cols`
 // of it are valid. `accumulate`: add to c instead of overwriting it.
 // `ep`: its biases and clamp, after the last chunk of k.
@@ -91,6 +95,16 @@ EMBER_MATH_INLINE void gemm_tile(size_t kc, const float* a, size_t lda, const BR
       for (int v = 0; v < NV; ++v) acc[r][v] += bv[v] * av;
     }
   }
+  finish_tile<V, MR, NV>(acc, c, ldc, rows, cols, accumulate, ep);
+}
+
+// A tile's sums into c: added to what earlier chunks of k left there
+// (`accumulate`), through the epilogue `ep` when given, stored where valid.
+template <typename V, int MR, int NV>
+EMBER_MATH_INLINE void finish_tile(V (&acc)[MR][NV], float* c, size_t ldc, size_t rows,
+                                  size_t cols, bool accumulate, const GemmEpilogue* ep) {
+  constexpr size_t W = sizeof(V) / sizeof(float);
+  constexpr size_t NR = W * NV;
   const bool full = rows == size_t(MR) && cols == NR;
   if (accumulate) {
     // Earlier chunks of k: add their sums in (the edge tile's invalid
@@ -314,12 +328,59 @@ EMBER_MATH_INLINE void gemm_packed_shallow(const GemmBlock& g) {
   }
 }
 
+// One row of A against packed B (a linear layer on one token or one
+// time step): kPanels panels at once, so that kPanels * NV independent
+// sums hide the multiply-add latency (a one-row tile of one panel keeps
+// only NV and waits on each). Each output's sum runs over k in the same
+// order as the tile's, so the bits are those of the one-row tile.
+template <typename V, int NV, bool kAT>
+EMBER_MATH_INLINE void gemv_packed(const GemmBlock& g) {
+  constexpr int kPanels = 4;
+  constexpr size_t W = sizeof(V) / sizeof(float);
+  constexpr size_t NR = W * NV;
+  for (size_t k0 = 0; k0 < g.k; k0 += kKc) {
+    const size_t kc = std::min(kKc, g.k - k0);
+    const bool with_ep = k0 + kc == g.k && g.epilogue;
+    for (size_t j = 0; j < g.n; j += kPanels * NR) {
+      const size_t panels = std::min(size_t(kPanels), (g.n - j + NR - 1) / NR);
+      const float* bp[kPanels];
+      for (int q = 0; q < kPanels; ++q) {
+        // Past the last panel: read the first again (sums never stored).
+        const size_t panel = size_t(q) < panels ? size_t(q) : 0;
+        bp[q] = g.b + k0 * g.ldb + (g.col0 + j + panel * NR) * kc;
+      }
+      V acc[kPanels][1][NV];
+      for (int q = 0; q < kPanels; ++q) {
+        for (int v = 0; v < NV; ++v) acc[q][0][v] = V{};
+      }
+      for (size_t p = 0; p < kc; ++p) {
+        const float av = *a_at<kAT>(g.a, g.lda, 0, k0 + p);
+        for (int q = 0; q < kPanels; ++q) {
+          for (int v = 0; v < NV; ++v) {
+            V bv;
+            load_vec(bv, bp[q] + p * NR + v * W);
+            acc[q][0][v] += bv * av;
+          }
+        }
+      }
+      for (size_t q = 0; q < panels; ++q) {
+        const size_t col = j + q * NR;
+        GemmEpilogue ep{};
+        if (with_ep) ep = offset_epilogue(*g.epilogue, 0, col);
+        finish_tile<V, 1, NV>(acc[q], g.c + col, g.ldc, 1, std::min(NR, g.n - col), k0 > 0,
+                              with_ep ? &ep : nullptr);
+      }
+    }
+  }
+}
+
 // B packed by pack_gemm_b(); g.ldb is the packed width.
 template <typename V, int MR, int NV, bool kAT>
 EMBER_MATH_INLINE void gemm_packed_block(const GemmBlock& g) {
   constexpr size_t NR = sizeof(V) / sizeof(float) * NV;
   constexpr size_t kMc = MR * (kMcRows / MR);
   if (g.k == 0) return gemm_empty(g);
+  if (g.m == 1) return gemv_packed<V, NV, kAT>(g);
   if (g.k <= kKc && g.k * g.n <= kRowMajorFloats) return gemm_packed_shallow<V, MR, NV, kAT>(g);
   for (size_t k0 = 0; k0 < g.k; k0 += kKc) {
     const size_t kc = std::min(kKc, g.k - k0);
@@ -519,10 +580,18 @@ void gemm_f32_packed_at(size_t m, size_t n, size_t k, const float* at, size_t ld
 // thread, row blocks (whole MR tiles) first, then column ranges (whole
 // panels) when the rows do not go round. Calls block(r0, rows, c0, cols)
 // for each, in parallel; small products in one call on this thread.
+// A one-row product reads every byte of B for little arithmetic: below
+// this size (B within a core's L2) splitting it costs more in pool wakeups
+// and in B moving between the cores' caches than it saves (an LSTM's
+// 128 x 512 time steps: 1.7 us on one thread, 5 us split over two).
+constexpr size_t kInlineRowMacs = size_t(1) << 20;
+
 template <typename Block>
 void split_over_pool(size_t m, size_t n, size_t k, size_t mr, size_t nr, const Block& block) {
   const size_t threads = num_threads();
-  if (threads <= 1 || m * n * k < kInlineMacs) return block(0, m, 0, n);
+  if (threads <= 1 || m * n * k < kInlineMacs || (m == 1 && n * k < kInlineRowMacs)) {
+    return block(0, m, 0, n);
+  }
   const size_t want = 4 * threads;
   const size_t row_tiles = (m + mr - 1) / mr, col_panels = (n + nr - 1) / nr;
   const size_t row_blocks = std::min(want, row_tiles);

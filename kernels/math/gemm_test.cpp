@@ -25,7 +25,9 @@ struct Shape {
 // the 256-deep chunk, the 128-row block and the shallow L1 sweep.
 const Shape kShapes[] = {{1, 1, 1},    {1, 37, 300},  {3, 5, 7},    {5, 16, 256},
                          {6, 17, 257}, {7, 33, 64},   {8, 64, 513}, {13, 9, 1},
-                         {130, 40, 20}, {129, 70, 300}, {64, 512, 16}, {9, 100, 0}};
+                         {130, 40, 20}, {129, 70, 300}, {64, 512, 16}, {9, 100, 0},
+                         // One row: groups of four panels, a partial last group.
+                         {1, 512, 128}, {1, 200, 600}, {1, 100, 33}, {1, 129, 257}};
 
 // |got - want| <= tol * (sum |a||b| + |biases|) + 1e-30, the bound of a
 // float dot product of this length.
@@ -140,6 +142,30 @@ TEST(Gemm, PackedMatchesReferenceOnEveryIsaAndThreadCount) {
           }
         }
       }
+    }
+  }
+}
+
+// A one-row product (its own path, several panels at once) gives the bits
+// of the same row inside a taller product.
+TEST(Gemm, OneRowGivesTheBitsOfARowOfATallerProduct) {
+  for (Isa isa : supported_isas()) {
+    for (const Shape& s : {Shape{1, 512, 128}, Shape{1, 200, 600}, Shape{1, 100, 33},
+                           Shape{1, 37, 300}, Shape{1, 1, 1}}) {
+      const auto a = random_floats(3 * s.k, 5);
+      const auto b = random_floats(s.k * s.n, 6);
+      const auto bias = random_floats(gemm_packed_b_floats(1, s.n, isa), 7);
+      std::vector<float> packed(gemm_packed_b_floats(s.k, s.n, isa) + 1);
+      pack_gemm_b(s.k, s.n, b.data(), s.n, packed.data(), isa);
+      GemmEpilogue ep;
+      ep.col_bias = bias.data(), ep.lo = -1.0f;
+      std::vector<float> one(s.n, NAN), three(3 * s.n, NAN);
+      gemm_f32_packed_parallel(1, s.n, s.k, a.data(), s.k, packed.data(), one.data(), s.n, isa,
+                               &ep);
+      gemm_f32_packed_parallel(3, s.n, s.k, a.data(), s.k, packed.data(), three.data(), s.n, isa,
+                               &ep);
+      ASSERT_EQ(0, std::memcmp(one.data(), three.data(), s.n * sizeof(float)))
+          << isa_name(isa) << " " << s.n << "x" << s.k;
     }
   }
 }
