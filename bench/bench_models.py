@@ -131,6 +131,29 @@ def transformer_encoder():
     return nn.TransformerEncoder(layer, num_layers=4, enable_nested_tensor=False)
 
 
+class LstmTagger(nn.Module):
+    """A sequence tagger: one LSTM layer over per-token features, a linear
+    layer to the tag scores, log-softmax. Exported, the LSTM unrolls into
+    hundreds of small operators (per time step: a matrix product, gate
+    activations, elementwise products), so per-operator overhead decides
+    its time."""
+
+    def __init__(self, features=64, hidden=128, tags=17):
+        super().__init__()
+        self.lstm = nn.LSTM(features, hidden, batch_first=True)
+        self.out = nn.Linear(hidden, tags)
+
+    def forward(self, x):
+        h, _ = self.lstm(x)
+        return self.out(h).log_softmax(-1)
+
+
+def small_transformer():
+    layer = nn.TransformerEncoderLayer(d_model=64, nhead=4, dim_feedforward=256,
+                                       dropout=0.0, batch_first=True)
+    return nn.TransformerEncoder(layer, num_layers=2, enable_nested_tensor=False)
+
+
 def vit_small():
     tv = torchvision()
     m = tv.models.VisionTransformer(image_size=224, patch_size=16, num_layers=4,
@@ -173,6 +196,9 @@ MODELS = {
     "vit_small": (vit_small, IMAGE),
     "transformer_encoder": (transformer_encoder, (1, 128, 256)),
     "llama_block": (lambda: LlamaBlock(dim=512, heads=8, seq=64, hidden=1408), (1, 64, 512)),
+    # Small models, where the time per operator call is what counts.
+    "lstm_tagger": (LstmTagger, (1, 32, 64)),
+    "small_transformer": (small_transformer, (1, 32, 64)),
 }
 
 
