@@ -11,7 +11,7 @@
 # bundled test case verifies (a .pte: when every method runs on inputs of
 # ones), 1 with the failing case named otherwise, 2 for bad usage.
 # Runner flags (examples/baremetal/main.cpp): --method=NAME, --rtol=X,
-# --atol=X, --cycles, --header (print the memory header instead).
+# --atol=X, --cycles, --kernel_prepare=0, --header (print the memory header instead).
 set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 cpu=cortex-m55

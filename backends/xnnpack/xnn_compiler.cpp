@@ -734,7 +734,15 @@ Error compile_plan(Plan* plan) {
   xnn_status s = initialize_xnnpack_once();
   EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::NotSupported,
                         "xnn_initialize failed (%s)", status_name(s));
-  plan->weights = std::make_unique<WeightsCache>();
+  const bool shared_cache = plan->method_key != nullptr && !plan->dynamic_shapes;
+  plan->weights = shared_cache ? acquire_method_weights(plan->method_key)
+                               : std::make_shared<WeightsCache>();
+  plan->weights->reopen();
+  const size_t packed_before = plan->weights->packed_bytes();
+  const size_t released_before = plan->weights->released_bytes();
+  for (size_t i = 0; i < g.named_buffers.size(); ++i) {
+    plan->weights->name_source(g.named_buffers[i].data(), g.named_keys[i]);
+  }
   plan_weight_release(plan);
   // One workspace for the plan's runtimes (they run one after another),
   // and for the method's other static plans when it has a key.
@@ -761,9 +769,12 @@ Error compile_plan(Plan* plan) {
               step.end_node - step.first_node > 1 ? ", ..." : "");
   }
   plan->weights->finalize();
-  EMBER_LOG(Debug, "XNNPACK delegate: %zu packed weight blocks, %zu bytes; %zu bytes of "
-            "program constants released after packing", plan->weights->entries(),
-            plan->weights->packed_bytes(), plan->weights->released_bytes());
+  plan->packed_bytes = plan->weights->packed_bytes() - packed_before;
+  plan->released_bytes = plan->weights->released_bytes() - released_before;
+  EMBER_LOG(Debug, "XNNPACK delegate: %zu bytes of weights packed, %zu bytes of program "
+            "constants released after packing (the %s cache holds %zu blocks, %zu bytes)",
+            plan->packed_bytes, plan->released_bytes, shared_cache ? "method's" : "plan's",
+            plan->weights->entries(), plan->weights->packed_bytes());
   return Error::Ok;
 }
 

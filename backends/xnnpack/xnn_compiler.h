@@ -58,9 +58,13 @@ struct Plan {
   // other static plans (xnn_shared_workspace.h): the method's key.
   const void* method_key = nullptr;
   bool shared_workspace = false;  // `workspace` is method_key's
-  // Packed weights of the runtimes (xnn_weights_cache.h); the constants only
-  // a packing node reads are released from the program once packed.
-  std::unique_ptr<WeightsCache> weights;
+  // Packed weights of the runtimes (xnn_weights_cache.h), the method's
+  // cache for a static plan with a method key; the constants only a packing
+  // node reads are released from the program once packed. packed_bytes and
+  // released_bytes: what this plan's runtimes added to the cache.
+  std::shared_ptr<WeightsCache> weights;
+  size_t packed_bytes = 0;
+  size_t released_bytes = 0;
   // Set before compile_plan() to create the runtimes with per-operator
   // timing (XNN_FLAG_BASIC_PROFILING): when a tracer is attached at load.
   bool profiling = false;

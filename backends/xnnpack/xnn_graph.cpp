@@ -94,6 +94,7 @@ Error constant_bytes(const Payload& payload, const fb::XNNGraph* g, const NamedD
                             value, key, buf->size(), nbytes);
       *out = buf->data();
       graph->named_buffers.push_back(static_cast<FreeableBuffer&&>(*buf));
+      graph->named_keys.emplace_back(key);
       return Error::Ok;
     }
     const uint64_t offset = entry->offset();

@@ -16,6 +16,7 @@
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "backends/xnnpack/xnn_payload.h"
@@ -98,8 +99,10 @@ struct Graph {
   // order (ascending external id, as upstream binds them).
   std::vector<uint32_t> inputs;
   std::vector<uint32_t> outputs;
-  // Named-data buffers that constants point into.
+  // Named-data buffers that constants point into, and the key of each
+  // (what identifies the bytes across the method's delegates).
   std::vector<FreeableBuffer> named_buffers;
+  std::vector<std::string> named_keys;
   // bf16 block scales converted from inline fp32 ones.
   std::vector<std::vector<uint16_t>> converted_scales;
   // The graph flatbuffer copied to 8-byte aligned memory when the blob

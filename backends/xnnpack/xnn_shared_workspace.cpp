@@ -16,6 +16,12 @@ struct Entry {
 std::mutex g_mutex;
 std::vector<Entry> g_entries;  // a handful: one per loaded method
 
+struct WeightsEntry {
+  const void* method;
+  std::weak_ptr<WeightsCache> cache;
+};
+std::vector<WeightsEntry> g_weights;  // expired entries dropped on the next acquire
+
 }  // namespace
 
 xnn_workspace_t acquire_method_workspace(const void* method) {
@@ -42,6 +48,19 @@ void release_method_workspace(const void* method) {
     }
     return;
   }
+}
+
+std::shared_ptr<WeightsCache> acquire_method_weights(const void* method) {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  for (size_t i = g_weights.size(); i-- > 0;) {
+    if (g_weights[i].cache.expired()) g_weights.erase(g_weights.begin() + std::ptrdiff_t(i));
+  }
+  for (WeightsEntry& e : g_weights) {
+    if (e.method == method) return e.cache.lock();
+  }
+  auto cache = std::make_shared<WeightsCache>();
+  g_weights.push_back({method, cache});
+  return cache;
 }
 
 }  // namespace ember::xnnpack

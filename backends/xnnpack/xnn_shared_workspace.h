@@ -9,9 +9,20 @@
 // allocator share the workspace and so must not execute concurrently.
 // Dynamic-shape plans keep their own workspace: they reshape at execute,
 // which may grow the workspace under a delegate already set up.
+//
+// The same key gives the method's static plans one weights cache
+// (xnn_weights_cache.h): a weight read by several delegates (a recurrent
+// layer's time steps, each its own delegate) is packed once, when its
+// bytes are the same bytes (the mmap and buffer loaders give every
+// delegate the program's own; the file loader gives copies, which pack
+// separately as before).
 #pragma once
 
 #include <xnnpack.h>
+
+#include <memory>
+
+#include "backends/xnnpack/xnn_weights_cache.h"
 
 namespace ember::xnnpack {
 
@@ -21,5 +32,9 @@ xnn_workspace_t acquire_method_workspace(const void* method);
 // One user of `method`'s workspace is gone (after its runtimes were
 // deleted); the last one releases it.
 void release_method_workspace(const void* method);
+
+// The weights cache of `method`, created on first use; it lives as long
+// as a plan holds it.
+std::shared_ptr<WeightsCache> acquire_method_weights(const void* method);
 
 }  // namespace ember::xnnpack

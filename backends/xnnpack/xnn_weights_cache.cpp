@@ -17,10 +17,6 @@ void* allocate(size_t n) {
   return posix_memalign(&p, kAlignment, n == 0 ? 1 : n) == 0 ? p : nullptr;
 }
 
-bool same_key(const xnn_weights_cache_look_up_key& a, const xnn_weights_cache_look_up_key& b) {
-  return a.seed == b.seed && a.kernel == b.kernel && a.bias == b.bias;
-}
-
 }  // namespace
 
 WeightsCache::WeightsCache() {
@@ -58,11 +54,41 @@ size_t WeightsCache::entries() const {
   return entries_.size();
 }
 
+WeightsCache::Source WeightsCache::source_of(const void* ptr) const {
+  Source s;
+  s.ptr = ptr;
+  if (ptr == nullptr) return s;
+  for (const Named& n : named_) {
+    if (n.data == ptr) {
+      s.name = n.key;
+      return s;
+    }
+  }
+  s.generation = generation_;
+  return s;
+}
+
+bool WeightsCache::same_source(const Source& a, const Source& b) {
+  if (a.ptr == nullptr || b.ptr == nullptr) return a.ptr == b.ptr;
+  if (!a.name.empty() || !b.name.empty()) return a.name == b.name;
+  return a.ptr == b.ptr && a.generation == b.generation;
+}
+
 size_t WeightsCache::find(const xnn_weights_cache_look_up_key& key) const {
+  const Source kernel = source_of(key.kernel), bias = source_of(key.bias);
   for (size_t i = 0; i < entries_.size(); ++i) {
-    if (same_key(entries_[i].key, key)) return i;
+    const Entry& e = entries_[i];
+    if (e.seed == size_t(key.seed) && same_source(e.kernel, kernel) &&
+        same_source(e.bias, bias)) {
+      return i;
+    }
   }
   return kNotFound;
+}
+
+void WeightsCache::name_source(const void* data, const std::string& key) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  named_.push_back({data, key});
 }
 
 void WeightsCache::release_source(const void* data) {
@@ -122,7 +148,8 @@ size_t WeightsCache::look_up_or_insert(void* self, const xnn_weights_cache_look_
     if (data == nullptr) return kNotFound;
     std::memcpy(data, ptr, size);
   }
-  c->entries_.push_back({*key, data, size});
+  c->entries_.push_back(
+      {size_t(key->seed), c->source_of(key->kernel), c->source_of(key->bias), data, size});
   c->packed_bytes_ += size;
   c->release_source(key->kernel);
   c->release_source(key->bias);
@@ -135,6 +162,17 @@ void WeightsCache::finalize() {
   std::free(pending_);
   pending_ = nullptr;
   pending_size_ = 0;
+  // Releases happen while the runtimes that pack are created; the buffers
+  // and pointers belong to the plan being compiled, which may go before
+  // the cache.
+  releases_.clear();
+  named_.clear();
+}
+
+void WeightsCache::reopen() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  finalized_ = false;
+  ++generation_;
 }
 
 bool WeightsCache::is_finalized(void* self) {

@@ -180,8 +180,8 @@ std::atomic<size_t> g_packed_bytes{0};
 std::atomic<size_t> g_released_bytes{0};
 
 void count_plan(const Plan& plan, bool add) {
-  const size_t packed = plan.weights ? plan.weights->packed_bytes() : 0;
-  const size_t released = plan.weights ? plan.weights->released_bytes() : 0;
+  const size_t packed = plan.packed_bytes;
+  const size_t released = plan.released_bytes;
   if (add) {
     g_delegates += 1;
     g_packed_bytes += packed;

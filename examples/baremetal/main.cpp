@@ -17,6 +17,8 @@
 //     --method=NAME               only this method
 //     --rtol=X --atol=X           tolerances (upstream's defaults)
 //     --cycles                    per-operator cycle counts (DWT)
+//     --kernel_prepare=0          load without the kernel Prepare step
+//                                 (every call checked when it runs)
 //     --header                    print the memory header of the first FILE
 //     --shrink=method|planned     one byte less than MethodMeta states for
 //                                 that pool: the load must fail cleanly
@@ -37,6 +39,7 @@
 #include "extension/data_loader/buffer_data_loader.h"
 #include "runtime/core/error_message.h"
 #include "runtime/executor/program.h"
+#include "runtime/kernel/operator_registry.h"
 
 #ifndef EMBER_BAREMETAL_ARENA_BYTES
 #define EMBER_BAREMETAL_ARENA_BYTES (8u << 20)
@@ -120,6 +123,7 @@ bool parse_flag(const char* arg, Flags& flags) {
     else if (std::strcmp(v, "planned") == 0) flags.run.shrink = 'p';
     else return false;
   } else if (std::strcmp(arg, "--cycles") == 0) flags.run.cycles = true;
+  else if (std::strcmp(arg, "--kernel_prepare=0") == 0) ember::set_kernel_prepare_enabled(false);
   else if (std::strcmp(arg, "--header") == 0) flags.header = true;
   else return false;
   return true;

@@ -70,6 +70,15 @@ def r(*shape, lo=-2.0, hi=2.0):
     return torch.rand(*shape) * (hi - lo) + lo
 
 
+class LstmSteps(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.lstm = nn.LSTM(8, 16, batch_first=True)
+
+    def forward(self, x):
+        return self.lstm(x)[0]
+
+
 class Case:
     def __init__(self, name, module, inputs, quant=False, rtol=1e-4, atol=1e-5,
                  twin=False, calib=None, steps=1, example=None, dynamic_shapes=None,
@@ -561,6 +570,10 @@ def node_cases():
     add(Case("tiny_attention", Attention(16, 2).eval(), [(r(1, 6, 16),)], twin=True,
              rtol=1e-3, atol=1e-4))
     add(Case("partial", PartialNet().eval(), [(r(3, 8),)], twin=True))
+    # An LSTM over 6 steps: the partitioner leaves the per-step split and
+    # squeeze out, so each step is its own delegate reading the same
+    # recurrent weight (the method's delegates share one packed copy).
+    add(Case("lstm", LstmSteps().eval(), [(r(1, 6, 8),), (r(1, 6, 8),)], twin=True))
     # int8 (XNNPACKQuantizer, per-channel weights, calibrated).
     add(Case("q_linear", nn.Linear(16, 8), [(r(3, 16),)], quant=True))
     add(Case("q_conv2d", conv(4, 6, 3, padding=1), [(x4(),)], quant=True))

@@ -13,6 +13,7 @@ namespace ember {
 
 constexpr Bitwise kOp = Bitwise::kRightShift;
 EMBER_REGISTER_PREPARED_KERNEL("aten::bitwise_right_shift.Tensor_out", bitwise_tensor_kernel<kOp>);
-EMBER_REGISTER_PREPARED_KERNEL("aten::bitwise_right_shift.Tensor_Scalar_out", bitwise_scalar_kernel<kOp>);
+EMBER_REGISTER_PREPARED_KERNEL(
+    "aten::bitwise_right_shift.Tensor_Scalar_out", bitwise_scalar_kernel<kOp>);
 
 }  // namespace ember
