@@ -14,7 +14,6 @@
 #include "runtime/core/error_message.h"
 #include "runtime/executor/program.h"
 #include "runtime/executor/program_internal.h"
-#include "schema/program_generated.h"
 #include "schema/xnnpack_graph_generated.h"
 
 namespace ember::conformance {
@@ -42,18 +41,19 @@ class AlignedBytes {
   size_t size_;
 };
 
-// A flatbuffer string from the file, escaped for reports and messages.
-std::string escaped(const flatbuffers::String* s) {
-  if (s == nullptr) return std::string();
-  std::string out(s->size() * 4 + 1, '\0');
-  printable_bytes(s->data(), s->size(), &out[0], out.size());
+using MethodTables = ProgramInternals::MethodTables;
+
+// A name from the file, escaped for reports and messages.
+std::string escaped(Span<const char> s) {
+  std::string out(s.size() * 4 + 1, '\0');
+  printable_bytes(s.data(), s.size(), &out[0], out.size());
   out.resize(std::strlen(out.c_str()));
   return out;
 }
 
-std::string operator_key(const ember_fb::Operator* op) {
-  std::string key = escaped(op->name());
-  const std::string overload = escaped(op->overload());
+std::string operator_key(const MethodTables::Operator& op) {
+  std::string key = escaped(op.name);
+  const std::string overload = escaped(op.overload);
   if (!overload.empty()) key += "." + overload;
   return key;
 }
@@ -85,23 +85,25 @@ Error count_xnnpack_nodes(const void* blob, size_t size,
   return Error::Ok;
 }
 
-// Walks every method of a loaded (and fully validated) program.
+// Walks every method of a loaded program through the runtime's read-only
+// views (ProgramInternals::MethodTables), which read only validated bytes.
 class FactsCollector {
  public:
   explicit FactsCollector(const Program& program) : program_(program) {}
 
   Error run(ProgramFacts* facts) {
-    const ember_fb::Program* fb = ProgramInternals(program_).flatbuffer();
-    if (fb->execution_plan() != nullptr) {
-      for (const ember_fb::ExecutionPlan* plan : *fb->execution_plan()) {
-        if (plan->operators() != nullptr) {
-          for (const ember_fb::Operator* op : *plan->operators()) operators_.insert(operator_key(op));
-        }
-        EMBER_RETURN_IF_ERROR(count_instructions(plan, facts));
-        EMBER_RETURN_IF_ERROR(count_delegates(plan, facts));
+    for (size_t m = 0; m < program_.num_methods(); ++m) {
+      Result<MethodTables> tables = ProgramInternals(program_).method_tables(m);
+      if (!tables.ok()) return tables.error();
+      for (size_t i = 0; i < tables->num_operators(); ++i) {
+        Result<MethodTables::Operator> op = tables->op(i);
+        if (!op.ok()) return op.error();
+        operators_.insert(operator_key(*op));
       }
+      EMBER_RETURN_IF_ERROR(count_instructions(*tables, facts));
+      EMBER_RETURN_IF_ERROR(count_delegates(m, *tables, facts));
     }
-    count_constants(fb, facts);
+    facts->constant_bytes += ProgramInternals(program_).constant_bytes();
     facts->backends.assign(backends_.begin(), backends_.end());
     facts->operators.assign(operators_.begin(), operators_.end());
     uint64_t delegated = 0;
@@ -112,21 +114,21 @@ class FactsCollector {
   }
 
  private:
-  Error count_instructions(const ember_fb::ExecutionPlan* plan, ProgramFacts* facts) {
-    if (plan->chains() == nullptr) return Error::Ok;
-    for (const ember_fb::Chain* chain : *plan->chains()) {
-      if (chain == nullptr || chain->instructions() == nullptr) continue;
-      for (const ember_fb::Instruction* instr : *chain->instructions()) {
-        if (instr == nullptr) continue;
-        if (const ember_fb::KernelCall* call = instr->instr_args_as_KernelCall()) {
-          // Indices were checked by Program::load (InternalConsistency).
-          const ember_fb::Operator* op = plan->operators()->Get(call->op_index());
+  Error count_instructions(const MethodTables& tables, ProgramFacts* facts) {
+    for (size_t c = 0; c < tables.num_chains(); ++c) {
+      for (size_t pc = 0; pc < tables.num_instructions(c); ++pc) {
+        Result<MethodTables::Instruction> ins = tables.instruction(c, pc);
+        if (!ins.ok()) return ins.error();
+        if (ins->kind == MethodTables::InstructionKind::Kernel) {
+          Result<MethodTables::Operator> op = tables.op(ins->index);
+          if (!op.ok()) return op.error();
           ++facts->kernel_calls;
-          ++facts->undelegated_ops[operator_key(op)];
-        } else if (const ember_fb::DelegateCall* dcall = instr->instr_args_as_DelegateCall()) {
-          const ember_fb::BackendDelegate* d = plan->delegates()->Get(dcall->delegate_index());
+          ++facts->undelegated_ops[operator_key(*op)];
+        } else if (ins->kind == MethodTables::InstructionKind::Delegate) {
+          Result<MethodTables::Delegate> d = tables.delegate(ins->index);
+          if (!d.ok()) return d.error();
           ++facts->delegate_calls;
-          const std::string id = escaped(d->id());
+          const std::string id = escaped(d->id);
           if (id != kXnnpackBackendId) ++facts->delegated_ops[id + " call"];
         }
       }
@@ -138,22 +140,22 @@ class FactsCollector {
   // serializer stores identical processed bytes once); an XNNPACK graph's
   // nodes are counted for every delegate that uses it, as each is a lowered
   // part of the model.
-  Error count_delegates(const ember_fb::ExecutionPlan* plan, ProgramFacts* facts) {
-    if (plan->delegates() == nullptr) return Error::Ok;
-    for (flatbuffers::uoffset_t i = 0; i < plan->delegates()->size(); ++i) {
-      const ember_fb::BackendDelegate* d = plan->delegates()->Get(i);
-      const std::string id = escaped(d->id());
+  Error count_delegates(size_t method, const MethodTables& tables, ProgramFacts* facts) {
+    for (size_t i = 0; i < tables.num_delegates(); ++i) {
+      Result<MethodTables::Delegate> d = tables.delegate(i);
+      if (!d.ok()) return d.error();
+      const std::string id = escaped(d->id);
       backends_.insert(id);
-      const ember_fb::BackendDelegateDataReference* ref = d->processed();
-      const BlobKey key{uint8_t(ref->location()), ref->index()};
+      const BlobKey key{d->inline_data, d->data_index};
       auto seen = blobs_.find(key);
       if (seen == blobs_.end()) {
         BlobFacts blob_facts;
-        const Error err = read_blob(ref, id, &blob_facts);
+        const Error err = read_blob(tables, i, id, &blob_facts);
         if (err != Error::Ok) {
+          Result<const char*> name = program_.get_method_name(method);
           prefix_error_message(error_name(err), "method '%s' delegate %u (%s)",
-                               PrintableName(plan->name() ? plan->name()->c_str() : "").c_str(),
-                               i, id.c_str());
+                               PrintableName(name.ok() ? *name : "").c_str(), unsigned(i),
+                               id.c_str());
           return err;
         }
         ++facts->delegate_blobs;
@@ -165,30 +167,15 @@ class FactsCollector {
     return Error::Ok;
   }
 
-  void count_constants(const ember_fb::Program* fb, ProgramFacts* facts) {
-    const ember_fb::SubsegmentOffsets* cs = fb->constant_segment();
-    if (cs != nullptr && cs->offsets() != nullptr && cs->offsets()->size() > 0 &&
-        fb->segments() != nullptr && cs->segment_index() < fb->segments()->size()) {
-      facts->constant_bytes += ProgramInternals(program_).segment_size(cs->segment_index());
-    }
-    if (fb->constant_buffer() != nullptr) {
-      for (const ember_fb::Buffer* buffer : *fb->constant_buffer()) {
-        if (buffer != nullptr && buffer->storage() != nullptr) {
-          facts->constant_bytes += buffer->storage()->size();
-        }
-      }
-    }
-  }
-
-  using BlobKey = std::pair<uint8_t, uint32_t>;  // (location, index)
+  using BlobKey = std::pair<bool, uint32_t>;  // (inline, index in its table)
   struct BlobFacts {
     uint64_t bytes = 0;
     std::map<std::string, uint64_t> xnnpack_nodes;  // empty for other backends
   };
 
-  Error read_blob(const ember_fb::BackendDelegateDataReference* ref, const std::string& id,
+  Error read_blob(const MethodTables& tables, size_t delegate, const std::string& id,
                   BlobFacts* out) {
-    Result<FreeableBuffer> blob = ProgramInternals(program_).load_delegate_data(ref);
+    Result<FreeableBuffer> blob = tables.load_delegate_data(delegate);
     if (!blob.ok()) return blob.error();
     out->bytes = blob->size();
     if (id != kXnnpackBackendId) return Error::Ok;

@@ -6,9 +6,11 @@
 // Works on a .pte or a .bpte (the embedded program is read). Nothing is
 // executed and no backend is initialized; the bytes are checked first with
 // the runtime's own loader at InternalConsistency (flatbuffers Verifier,
-// segment table, every method's indices), and each XNNPACK blob's graph
-// flatbuffer is verified before it is read, so malformed input gives an
-// error, never a crash.
+// segment table, every method's indices) and read only through the
+// runtime's views of validated methods (ProgramInternals::MethodTables in
+// runtime/executor/program_internal.h), never the program flatbuffer
+// itself; each XNNPACK blob's graph flatbuffer is verified before it is
+// read, so malformed input gives an error, never a crash.
 //
 // Counting rules:
 //   kernel_calls, delegate_calls  KernelCall / DelegateCall instructions over

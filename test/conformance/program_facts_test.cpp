@@ -378,6 +378,33 @@ TEST(ProgramFacts, CorruptXnnpackBlobNamesTheDelegate) {
       << last_error_message();
 }
 
+// Replaces every occurrence of `from` in `bytes` by `to` (same length).
+void replace_all(std::vector<char>* bytes, const std::string& from, const std::string& to) {
+  for (auto it = bytes->begin();
+       (it = std::search(it, bytes->end(), from.begin(), from.end())) != bytes->end();) {
+    it = std::copy(to.begin(), to.end(), it);
+  }
+}
+
+TEST(ProgramFacts, NamesFromTheFileAreEscaped) {
+  // An operator name with a control byte and a backslash (same length).
+  std::vector<char> add = read_file(model("add/model.pte"));
+  ASSERT_FALSE(add.empty());
+  replace_all(&add, "aten::add", "aten::\x01\\d");
+  Result<ProgramFacts> f = program_facts(add.data(), add.size());
+  ASSERT_TRUE(f.ok()) << last_error_message();
+  EXPECT_EQ(f->operators, std::vector<std::string>{"aten::\\x01\\x5cd.out"});
+  EXPECT_EQ(f->undelegated_ops, (Counts{{"aten::\\x01\\x5cd.out", 1}}));
+  // A backend id with a control byte.
+  std::vector<char> demo = read_file(model("demo/addmm_mix.pte"));
+  ASSERT_FALSE(demo.empty());
+  replace_all(&demo, "BackendWithCompilerDemo", "\x07" "ackendWithCompilerDemo");
+  Result<ProgramFacts> d = program_facts(demo.data(), demo.size());
+  ASSERT_TRUE(d.ok()) << last_error_message();
+  EXPECT_EQ(d->backends, std::vector<std::string>{"\\x07ackendWithCompilerDemo"});
+  EXPECT_EQ(d->delegated_ops, (Counts{{"\\x07ackendWithCompilerDemo call", 2}}));
+}
+
 // The operator tables' union, against the `op` lines the exporter script
 // wrote into each fixture's ops.txt with upstream's deserializer; a .bpte
 // gives its embedded program's (the bundled fixtures embed model.pte).
