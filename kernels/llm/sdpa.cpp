@@ -4,9 +4,11 @@
 #include <cstddef>
 
 #include "kernels/math/gemm.h"
+#include "kernels/math/isa.h"
 #include "kernels/math/vmath.h"
 #include "kernels/portable/util/convert.h"
 #include "kernels/portable/util/shape_util.h"
+#include "runtime/platform/threadpool.h"
 
 namespace ember {
 namespace {
@@ -79,9 +81,41 @@ void attend_row(const Dims& d, const Params& p, Rows q, Rows k, Rows v, float* o
   softmax_times_v(d, p, 0, 1, v, o, o_ld, scores, isa);
 }
 
+// A decoding step on float tensors (seq 1): one task per (batch, query
+// head), each with its own kv_len scores in `scores`. The tasks go to the
+// pool when each head's product is small enough that its own kernels stay
+// inline (math's threshold); longer caches keep the heads in order and
+// let each head's product use the pool.
+void attend_rows_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v,
+                       Tensor out, float* scores, math::Isa isa) {
+  const size_t n = size_t(d.kv_len);
+  const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
+  const size_t kv_batch = size_t(d.cache_len) * kv_ld;
+  const int64_t reps = d.heads / d.kv_heads;
+  auto head = [&](size_t t) {
+    const int64_t b = int64_t(t) / d.heads, h = int64_t(t) % d.heads;
+    const size_t kv_at = size_t(b) * kv_batch + size_t(h / reps * d.head_dim);
+    const size_t q_at = size_t(b) * q_ld + size_t(h * d.head_dim);
+    attend_row(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld},
+               Rows{k.const_data_ptr<float>() + kv_at, kv_ld},
+               Rows{v.const_data_ptr<float>() + kv_at, kv_ld},
+               out.mutable_data_ptr<float>() + q_at, q_ld, scores + t * n, isa);
+  };
+  const size_t tasks = size_t(d.batch * d.heads);
+  if (n * size_t(d.head_dim) < math::kInlineMacs) {
+    parallel_for(tasks, [&head](size_t t) { head(t); });
+  } else {
+    for (size_t t = 0; t < tasks; ++t) head(t);
+  }
+}
+
 // Float tensors: every operand read and written in place.
 void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
                   float* packed_k, float* scores, math::Isa isa) {
+  if (d.seq == 1) {
+    attend_rows_float(d, p, q, k, v, out, scores, isa);
+    return;
+  }
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
   const size_t q_batch = size_t(d.seq) * q_ld, kv_batch = size_t(d.cache_len) * kv_ld;
@@ -89,16 +123,6 @@ void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, 
   for (int64_t b = 0; b < d.batch; ++b) {
     for (int64_t g = 0; g < d.kv_heads; ++g) {
       const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
-      if (d.seq == 1) {  // decoding: no packing
-        for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
-          const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
-          attend_row(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld},
-                     Rows{k.const_data_ptr<float>() + kv_at, kv_ld},
-                     Rows{v.const_data_ptr<float>() + kv_at, kv_ld},
-                     out.mutable_data_ptr<float>() + q_at, q_ld, scores, isa);
-        }
-        continue;
-      }
       // k^T packed once per cache head, read by each query head of its group.
       math::pack_gemm_bt(dim, n, k.const_data_ptr<float>() + kv_at, kv_ld, packed_k, isa);
       for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
@@ -271,9 +295,11 @@ bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tenso
 
   const math::Isa isa = math::best_isa();
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
-  const int64_t block = d.seq < kRowBlock ? d.seq : kRowBlock;
-  const size_t packed_floats = math::gemm_packed_b_floats(dim, n, isa);
   const bool is_float = q.scalar_type() == ScalarType::Float;
+  const bool float_decode = is_float && d.seq == 1;  // attend_rows_float: no packing
+  // Rows of scores: a block of query rows, or one row per head when decoding.
+  const int64_t block = float_decode ? d.batch * d.heads : d.seq < kRowBlock ? d.seq : kRowBlock;
+  const size_t packed_floats = float_decode ? 0 : math::gemm_packed_b_floats(dim, n, isa);
   const size_t work_floats = is_float ? 0 : 2 * n * dim + 2 * size_t(d.seq) * dim;
   const size_t floats = packed_floats + size_t(block) * n + work_floats;
   float* scratch = static_cast<float*>(ctx.allocate_temp(floats * sizeof(float), 64));

@@ -12,8 +12,8 @@ namespace {
 constexpr size_t kRowsPerTask = 64;
 
 // Rows [r0, r1): four at a time sharing each chunk of x, then the rest;
-// each row's sum is W lanes over the vector part, reduced in lane order,
-// then the tail in order.
+// each row's sum is W lanes over the vector part, reduced by lane_sums4
+// (four rows) or in lane order (the rest), then the tail in order.
 template <typename V>
 EMBER_MATH_INLINE void gemv_rows(size_t r0, size_t r1, size_t k, const float* a, size_t lda,
                                  const float* x, float* y) {
@@ -38,7 +38,9 @@ EMBER_MATH_INLINE void gemv_rows(size_t r0, size_t r1, size_t k, const float* a,
       s2 += v2 * xv;
       s3 += v3 * xv;
     }
-    float t0 = lane_sum(s0), t1 = lane_sum(s1), t2 = lane_sum(s2), t3 = lane_sum(s3);
+    float t[4];
+    lane_sums4(s0, s1, s2, s3, t);
+    float t0 = t[0], t1 = t[1], t2 = t[2], t3 = t[3];
     for (size_t p = kv; p < k; ++p) {
       t0 += a0[p] * x[p];
       t1 += a1[p] * x[p];

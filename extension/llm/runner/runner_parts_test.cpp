@@ -40,6 +40,29 @@ TEST(Sampler, GreedyTakesTheFirstLargest) {
   EXPECT_EQ(logits[2], -1.0f);  // greedy leaves the logits alone
 }
 
+TEST(Sampler, GreedyMatchesAPlainScan) {
+  // The vectorized argmax against "first index of a larger value" on rows
+  // of every length from 1 to 70 (the 16-lane pass and its tail), with
+  // ties, infinities and NaNs (never larger; a NaN first stays first).
+  uint32_t state = 12345;
+  auto next = [&]() { return (state = state * 1664525u + 1013904223u) >> 8; };
+  for (int32_t n = 1; n <= 70; ++n) {
+    for (int trial = 0; trial < 40; ++trial) {
+      std::vector<float> row(static_cast<size_t>(n));
+      for (float& x : row) {
+        const uint32_t r = next() % 100;
+        x = r < 5 ? NAN : r < 8 ? INFINITY : r < 11 ? -INFINITY : float(next() % 7) - 3.0f;
+      }
+      int32_t want = 0;
+      for (int32_t i = 1; i < n; ++i) {
+        if (row[size_t(i)] > row[size_t(want)]) want = i;
+      }
+      Sampler s(n, 0.0f, 0.9f, 1);
+      ASSERT_EQ(s.sample(row.data()), want) << "n " << n << " trial " << trial;
+    }
+  }
+}
+
 TEST(Sampler, TheSameSeedRepeatsAndAnotherDiffers) {
   const std::vector<float> base = {1.0f, 1.2f, 0.8f, 1.1f, 0.9f, 1.05f, 0.95f, 1.15f};
   auto run = [&](uint64_t seed) {

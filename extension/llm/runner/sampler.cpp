@@ -24,13 +24,28 @@ float Sampler::next_unit_float() {
   return float(bits >> 8) / 16777216.0f;
 }
 
-// The first index of the largest value.
+// The first index of the largest value; NaNs are never larger (a NaN
+// first value stays the answer, as in a plain "if greater" scan). Two
+// passes a compiler vectorizes: the largest value over 16 independent
+// lanes, then its first index. A vocabulary row of 32k-150k logits took
+// 2 % of a decoding step as one dependent scan.
 int32_t Sampler::argmax(const float* values) const {
-  int32_t best = 0;
-  for (int32_t i = 1; i < vocab_size_; ++i) {
-    if (values[i] > values[best]) best = i;
+  if (vocab_size_ <= 1 || std::isnan(values[0])) return 0;
+  constexpr int32_t kLanes = 16;
+  float lane[kLanes];
+  for (float& l : lane) l = values[0];
+  int32_t i = 0;
+  for (; i + kLanes <= vocab_size_; i += kLanes) {
+    for (int32_t j = 0; j < kLanes; ++j) {
+      lane[j] = values[i + j] > lane[j] ? values[i + j] : lane[j];
+    }
   }
-  return best;
+  float best = lane[0];
+  for (int32_t j = 1; j < kLanes; ++j) best = lane[j] > best ? lane[j] : best;
+  for (; i < vocab_size_; ++i) best = values[i] > best ? values[i] : best;
+  for (i = 0; values[i] != best; ++i) {
+  }
+  return i;
 }
 
 int32_t Sampler::sample_all(const float* probs, float coin) const {

@@ -4,6 +4,7 @@
 // cases and the argument checks.
 #include <algorithm>
 
+#include "runtime/platform/threadpool.h"
 #include "test/kernels/kernel_test_util.h"
 
 namespace ember::testing {
@@ -153,6 +154,20 @@ TEST(CustomSdpa, DecodeStepsMatchNaiveAttention) {
       }
     }
   }
+}
+
+TEST(CustomSdpa, DecodeOnThePoolMatchesNaiveAttention) {
+  // A decoding step's heads are tasks on the pool while a head's product
+  // is small (kv_len x head_dim < 65,536) and run in order past that
+  // (each head's product then uses the pool): both sides of the switch,
+  // at one and two threads, 8 / 2 heads.
+  for (size_t threads : {size_t(1), size_t(2)}) {
+    ASSERT_EQ(set_num_threads(threads), Error::Ok);
+    for (int start_pos : {0, 200, 1023, 1100}) {
+      expect_matches_naive(1, 8, 2, 64, 1110, start_pos, true, double(start_pos));
+    }
+  }
+  ASSERT_EQ(set_num_threads(1), Error::Ok);
 }
 
 TEST(CustomSdpa, RefusesBadArguments) {
