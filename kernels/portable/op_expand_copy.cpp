@@ -2,6 +2,10 @@
 //                       Tensor(a!) out)
 // Broadcasts self to `size`: -1 keeps a dim, new dims go in front, only
 // size-1 dims may grow.
+//
+// A prepared kernel: Prepared calls skip the dtype check; the size list is read and
+// checked in every mode (an Int may change between executions), and out's
+// shape only compared (out_shape_prologue).
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -15,7 +19,7 @@ void expand_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Span<int64_t> size = a.int_list(1);
   (void)a.bool_value(2);
   const Tensor out = a.tensor(3);
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
+  if (!a.ok() || (!a.prepared() && !check_same_dtype(a, self, out))) {
     return;
   }
   if (size.size() < self.dim() || size.size() > kMaxTensorDim) {
@@ -55,7 +59,7 @@ void expand_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       return;
     }
   }
-  if (!resize_out(a, out, shape.span())) {
+  if (!out_shape_prologue(a, out, shape.span())) {
     return;
   }
   copy_strided_view(self.const_data_ptr(), self.scalar_type(), strides, out);
@@ -63,6 +67,6 @@ void expand_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::expand_copy.out", expand_copy_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::expand_copy.out", expand_copy_out_boxed);
 
 }  // namespace ember

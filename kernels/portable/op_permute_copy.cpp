@@ -2,6 +2,10 @@
 // out dim i = self dim dims[i]. Any dim order on either side. Any storage
 // dtype, complex ones included (moved as bytes: Whisper's preprocessor
 // permutes the spectrum _fft_r2c returns).
+//
+// A prepared kernel: Prepared calls skip the dtype check; dims are read and
+// checked in every mode (an Int may change between executions), and out's
+// shape only compared (out_shape_prologue).
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -14,7 +18,7 @@ void permute_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Tensor self = a.tensor(0);
   const Span<int64_t> dims = a.int_list(1);
   const Tensor out = a.tensor(2);
-  if (!a.ok() || !check_same_movable_dtype(a, self, out)) {
+  if (!a.ok() || (!a.prepared() && !check_same_movable_dtype(a, self, out))) {
     return;
   }
   const size_t ndim = self.dim();
@@ -40,7 +44,7 @@ void permute_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     shape.sizes[i] = self.sizes()[d];
     strides[i] = self.strides()[d];
   }
-  if (!resize_out(a, out, shape.span())) {
+  if (!out_shape_prologue(a, out, shape.span())) {
     return;
   }
   copy_strided_view(self.const_data_ptr(), self.scalar_type(), strides, out);
@@ -48,6 +52,6 @@ void permute_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::permute_copy.out", permute_copy_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::permute_copy.out", permute_copy_out_boxed);
 
 }  // namespace ember

@@ -2,6 +2,11 @@
 //                           Tensor(a!) out)
 // out = self[..., index, ...] along `dim` (that dim removed). A negative
 // index counts from the end; out of range is an error. Any dim order.
+//
+// A prepared kernel: Prepared calls skip the dtype check; dim and index are read and
+// checked in every mode (an Int may change between executions), and out's
+// shape only compared (out_shape_prologue).
+// The source offset comes from the current data pointer at every call.
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/select_util.h"
 #include "kernels/portable/util/shape_util.h"
@@ -16,11 +21,11 @@ void select_copy_int_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const int64_t dim = a.int_value(1);
   const int64_t index = a.int_value(2);
   const Tensor out = a.tensor(3);
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
+  if (!a.ok() || (!a.prepared() && !check_same_dtype(a, self, out))) {
     return;
   }
   SelectView v;
-  if (!select_view(a, self, dim, index, &v) || !resize_out(a, out, v.shape.span())) {
+  if (!select_view(a, self, dim, index, &v) || !out_shape_prologue(a, out, v.shape.span())) {
     return;
   }
   if (out.numel() == 0) {
@@ -32,6 +37,6 @@ void select_copy_int_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::select_copy.int_out", select_copy_int_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::select_copy.int_out", select_copy_int_out_boxed);
 
 }  // namespace ember

@@ -2,6 +2,11 @@
 //     SymInt? end=None, SymInt step=1, *, Tensor(a!) out)
 // Python slicing along one dim: negative start/end count from the end and
 // both are clamped to [0, size]; step must be positive.
+//
+// A prepared kernel: Prepared calls skip the dtype check; dim and the bounds are read and
+// checked in every mode (an Int may change between executions), and out's
+// shape only compared (out_shape_prologue).
+// The source offset comes from the current data pointer at every call.
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "kernels/portable/util/slice_util.h"
@@ -19,7 +24,7 @@ void slice_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const int64_t step = a.int_value(4);
   const Tensor out = a.tensor(5);
   size_t d;
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
+  if (!a.ok() || (!a.prepared() && !check_same_dtype(a, self, out))) {
     return;
   }
   if (self.dim() == 0) {
@@ -47,7 +52,7 @@ void slice_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (len > 1) {
     strides[d] *= step;
   }
-  if (!resize_out(a, out, shape.span())) {
+  if (!out_shape_prologue(a, out, shape.span())) {
     return;
   }
   const char* base = static_cast<const char*>(self.const_data_ptr());
@@ -59,6 +64,6 @@ void slice_copy_tensor_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::slice_copy.Tensor_out", slice_copy_tensor_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::slice_copy.Tensor_out", slice_copy_tensor_out_boxed);
 
 }  // namespace ember

@@ -3,6 +3,10 @@
 // Removes each listed dim (or the one dim) whose size is 1 (others are
 // kept, as in PyTorch). A zero-dim self accepts dim 0 or -1 and stays
 // zero-dim. Any storage dtype, complex ones included (moved as bytes).
+//
+// A prepared kernel: Prepared calls skip the dtype check; the dims are read and
+// checked in every mode (an Int may change between executions), and out's
+// shape only compared (out_shape_prologue).
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -21,7 +25,7 @@ void squeeze_into(KernelArgs& a, Tensor self, const bool* drop, Tensor out) {
       ++shape.dim;
     }
   }
-  if (!resize_out(a, out, shape.span())) {
+  if (!out_shape_prologue(a, out, shape.span())) {
     return;
   }
   copy_strided_view(self.const_data_ptr(), self.scalar_type(), strides, out);
@@ -45,7 +49,7 @@ void squeeze_copy_dims_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Tensor self = a.tensor(0);
   const Span<int64_t> dims = a.int_list(1);
   const Tensor out = a.tensor(2);
-  if (!a.ok() || !check_same_movable_dtype(a, self, out)) {
+  if (!a.ok() || (!a.prepared() && !check_same_movable_dtype(a, self, out))) {
     return;
   }
   bool drop[kMaxTensorDim] = {};
@@ -62,7 +66,7 @@ void squeeze_copy_dim_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Tensor self = a.tensor(0);
   const int64_t dim = a.int_value(1);
   const Tensor out = a.tensor(2);
-  if (!a.ok() || !check_same_movable_dtype(a, self, out)) {
+  if (!a.ok() || (!a.prepared() && !check_same_movable_dtype(a, self, out))) {
     return;
   }
   bool drop[kMaxTensorDim] = {};
@@ -73,7 +77,7 @@ void squeeze_copy_dim_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::squeeze_copy.dims_out", squeeze_copy_dims_out_boxed);
-EMBER_REGISTER_KERNEL("aten::squeeze_copy.dim_out", squeeze_copy_dim_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::squeeze_copy.dims_out", squeeze_copy_dims_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::squeeze_copy.dim_out", squeeze_copy_dim_out_boxed);
 
 }  // namespace ember

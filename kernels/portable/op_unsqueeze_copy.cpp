@@ -1,5 +1,9 @@
 // aten::unsqueeze_copy.out(Tensor self, int dim, *, Tensor(a!) out)
 // Inserts a size-1 dim at `dim` (in [-self.dim()-1, self.dim()]).
+//
+// A prepared kernel: Prepared calls skip the dtype check; dim is read and
+// checked in every mode (an Int may change between executions), and out's
+// shape only compared (out_shape_prologue).
 #include "kernels/portable/util/copy_util.h"
 #include "kernels/portable/util/shape_util.h"
 #include "runtime/kernel/operator_registry.h"
@@ -13,7 +17,7 @@ void unsqueeze_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const int64_t dim = a.int_value(1);
   const Tensor out = a.tensor(2);
   size_t at;
-  if (!a.ok() || !check_same_dtype(a, self, out) ||
+  if (!a.ok() || (!a.prepared() && !check_same_dtype(a, self, out)) ||
       !normalize_dim(a, dim, self.dim() + 1, "dim", &at)) {
     return;
   }
@@ -35,7 +39,7 @@ void unsqueeze_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       ++src;
     }
   }
-  if (!resize_out(a, out, shape.span())) {
+  if (!out_shape_prologue(a, out, shape.span())) {
     return;
   }
   copy_strided_view(self.const_data_ptr(), self.scalar_type(), strides, out);
@@ -43,6 +47,6 @@ void unsqueeze_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::unsqueeze_copy.out", unsqueeze_copy_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::unsqueeze_copy.out", unsqueeze_copy_out_boxed);
 
 }  // namespace ember

@@ -1,6 +1,10 @@
 // aten::view_copy.out(Tensor self, SymInt[] size, *, Tensor(a!) out)
 // out = self reshaped to `size` (one entry may be -1, inferred). Both
 // tensors must be contiguous: the reshape is a flat copy.
+//
+// A prepared kernel: Prepared calls skip the dtype and contiguity checks;
+// the size list is read and checked in every mode (an Int may change between
+// executions), and out's shape only compared (out_shape_prologue).
 #include <cstring>
 
 #include "kernels/portable/util/shape_util.h"
@@ -14,8 +18,9 @@ void view_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Tensor self = a.tensor(0);
   const Span<int64_t> size = a.int_list(1);
   const Tensor out = a.tensor(2);
-  if (!a.ok() || !check_same_dtype(a, self, out) ||
-      !check_contiguous(a, self, "self") || !check_contiguous(a, out, "out")) {
+  if (!a.ok() || (!a.prepared() && (!check_same_dtype(a, self, out) ||
+                                     !check_contiguous(a, self, "self") ||
+                                     !check_contiguous(a, out, "out")))) {
     return;
   }
   if (size.size() > kMaxTensorDim) {
@@ -62,7 +67,7 @@ void view_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
            static_cast<long long>(self.numel()));
     return;
   }
-  if (!resize_out(a, out, shape.span())) {
+  if (!out_shape_prologue(a, out, shape.span())) {
     return;
   }
   if (self.nbytes() > 0 && out.const_data_ptr() != self.const_data_ptr()) {
@@ -72,6 +77,6 @@ void view_copy_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::view_copy.out", view_copy_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::view_copy.out", view_copy_out_boxed);
 
 }  // namespace ember

@@ -33,109 +33,99 @@ bool list_value(KernelArgs& a, Span<int64_t> list, size_t spatial, size_t i,
   return true;
 }
 
-}  // namespace
-
-bool convolution_geometry(KernelArgs& a, const ConvSpec& spec, ConvGeometry* geometry) {
+// Phase 1: sizes from the tensors, stride / padding / dilation /
+// output_padding from the lists (a 1-D convolution has a height of one).
+bool geometry_lists(KernelArgs& a, const ConvSpec& spec, ConvGeometry& g, int64_t* out_pad_h,
+                    int64_t* out_pad_w) {
   const Tensor input = spec.input, weight = spec.weight;
-  const Optional<Tensor> bias = spec.bias;
-  const Span<int64_t> stride = spec.stride, padding = spec.padding,
-                      dilation = spec.dilation, output_padding = spec.output_padding;
-  const bool transposed = spec.transposed;
-  const int64_t groups = spec.groups;
-  const size_t ndim = input.dim();
-  if ((ndim != 3 && ndim != 4) || weight.dim() != ndim) {
-    a.fail(Error::InvalidArgument,
-           "input and weight must both have 3 (1-D) or 4 (2-D) dims; got %zu "
-           "and %zu",
-           ndim, weight.dim());
-    return false;
-  }
-  const size_t spatial = ndim - 2;
-  ConvGeometry& g = *geometry;
+  const size_t ndim = input.dim(), spatial = ndim - 2;
   g = ConvGeometry{};
-  g.transposed = transposed;
+  g.transposed = spec.transposed;
   g.batch = input.sizes()[0];
   g.in_channels = input.sizes()[1];
-  g.groups = groups;
-  if (groups < 1 || groups > (int64_t(1) << 30)) {
-    a.fail(Error::InvalidArgument, "groups = %lld is out of range",
-           static_cast<long long>(groups));
-    return false;
+  g.groups = spec.groups;
+  if (spec.groups < 1 || spec.groups > (int64_t(1) << 30)) {
+    return a.fail(Error::InvalidArgument, "groups = %lld is out of range",
+                  static_cast<long long>(spec.groups));
   }
-  g.out_channels = transposed ? int64_t(weight.sizes()[1]) * groups
-                              : int64_t(weight.sizes()[0]);
+  g.out_channels = spec.transposed ? int64_t(weight.sizes()[1]) * spec.groups
+                                   : int64_t(weight.sizes()[0]);
   g.in_h = spatial == 2 ? input.sizes()[2] : 1;
   g.in_w = input.sizes()[ndim - 1];
   g.kernel_h = spatial == 2 ? weight.sizes()[2] : 1;
   g.kernel_w = weight.sizes()[ndim - 1];
-  g.stride_h = 1;  // 1-D convolution: a height of one
+  g.stride_h = 1;
   g.pad_h = 0;
   g.dilation_h = 1;
-  int64_t out_pad_h = 0, out_pad_w = 0;
+  *out_pad_h = *out_pad_w = 0;
   const size_t w_idx = spatial - 1;
   if ((spatial == 2 &&
-       (!list_value(a, stride, spatial, 0, "stride", 1, &g.stride_h) ||
-        !list_value(a, padding, spatial, 0, "padding", 0, &g.pad_h) ||
-        !list_value(a, dilation, spatial, 0, "dilation", 1, &g.dilation_h))) ||
-      !list_value(a, stride, spatial, w_idx, "stride", 1, &g.stride_w) ||
-      !list_value(a, padding, spatial, w_idx, "padding", 0, &g.pad_w) ||
-      !list_value(a, dilation, spatial, w_idx, "dilation", 1, &g.dilation_w)) {
+       (!list_value(a, spec.stride, spatial, 0, "stride", 1, &g.stride_h) ||
+        !list_value(a, spec.padding, spatial, 0, "padding", 0, &g.pad_h) ||
+        !list_value(a, spec.dilation, spatial, 0, "dilation", 1, &g.dilation_h))) ||
+      !list_value(a, spec.stride, spatial, w_idx, "stride", 1, &g.stride_w) ||
+      !list_value(a, spec.padding, spatial, w_idx, "padding", 0, &g.pad_w) ||
+      !list_value(a, spec.dilation, spatial, w_idx, "dilation", 1, &g.dilation_w)) {
     return false;
   }
-  if (transposed &&
-      ((spatial == 2 && !list_value(a, output_padding, spatial, 0, "output_padding",
-                                    0, &out_pad_h)) ||
-       !list_value(a, output_padding, spatial, w_idx, "output_padding", 0,
-                   &out_pad_w))) {
+  if (spec.transposed &&
+      ((spatial == 2 && !list_value(a, spec.output_padding, spatial, 0, "output_padding", 0,
+                                    out_pad_h)) ||
+       !list_value(a, spec.output_padding, spatial, w_idx, "output_padding", 0, out_pad_w))) {
     return false;
   }
-  if (out_pad_h >= (g.stride_h > g.dilation_h ? g.stride_h : g.dilation_h) ||
-      out_pad_w >= (g.stride_w > g.dilation_w ? g.stride_w : g.dilation_w)) {
-    a.fail(Error::InvalidArgument,
-           "output_padding must be smaller than stride or dilation");
-    return false;
+  if (*out_pad_h >= (g.stride_h > g.dilation_h ? g.stride_h : g.dilation_h) ||
+      *out_pad_w >= (g.stride_w > g.dilation_w ? g.stride_w : g.dilation_w)) {
+    return a.fail(Error::InvalidArgument,
+                  "output_padding must be smaller than stride or dilation");
   }
-  const int64_t weight_in = transposed ? int64_t(weight.sizes()[0])
-                                       : int64_t(weight.sizes()[1]) * groups;
-  if (g.in_channels % groups != 0 || g.out_channels % groups != 0 ||
+  return true;
+}
+
+// Phase 2: channels divide into the groups and match the weight; the bias
+// has one element per output channel.
+bool geometry_channels(KernelArgs& a, const ConvSpec& spec, const ConvGeometry& g) {
+  const Tensor weight = spec.weight;
+  const int64_t weight_in = spec.transposed ? int64_t(weight.sizes()[0])
+                                            : int64_t(weight.sizes()[1]) * g.groups;
+  if (g.in_channels % g.groups != 0 || g.out_channels % g.groups != 0 ||
       weight_in != g.in_channels || g.out_channels > INT32_MAX) {
-    a.fail(Error::InvalidArgument,
-           "groups = %lld does not fit input channels %lld, weight [%d, %d, ...]%s",
-           static_cast<long long>(groups), static_cast<long long>(g.in_channels),
-           int(weight.sizes()[0]), int(weight.sizes()[1]),
-           transposed ? " (transposed)" : "");
-    return false;
+    return a.fail(Error::InvalidArgument,
+                  "groups = %lld does not fit input channels %lld, weight [%d, %d, ...]%s",
+                  static_cast<long long>(g.groups), static_cast<long long>(g.in_channels),
+                  int(weight.sizes()[0]), int(weight.sizes()[1]),
+                  spec.transposed ? " (transposed)" : "");
   }
-  if (bias.has_value() && bias.value().numel() != g.out_channels) {
-    a.fail(Error::InvalidArgument, "bias has %lld elements for %lld channels",
-           static_cast<long long>(bias.value().numel()),
-           static_cast<long long>(g.out_channels));
-    return false;
+  if (spec.bias.has_value() && spec.bias.value().numel() != g.out_channels) {
+    return a.fail(Error::InvalidArgument, "bias has %lld elements for %lld channels",
+                  static_cast<long long>(spec.bias.value().numel()),
+                  static_cast<long long>(g.out_channels));
   }
+  return true;
+}
+
+// Phase 3: the output's height and width, nonempty and inside int32.
+bool geometry_output(KernelArgs& a, ConvGeometry& g, int64_t out_pad_h, int64_t out_pad_w) {
   const int64_t span_h = g.dilation_h * (g.kernel_h - 1) + 1;
   const int64_t span_w = g.dilation_w * (g.kernel_w - 1) + 1;
   if (g.kernel_h < 1 || g.kernel_w < 1) {
-    a.fail(Error::InvalidArgument, "kernel must be nonempty");
-    return false;
+    return a.fail(Error::InvalidArgument, "kernel must be nonempty");
   }
-  if (transposed) {
+  if (g.transposed) {
     g.out_h = (g.in_h - 1) * g.stride_h - 2 * g.pad_h + span_h + out_pad_h;
     g.out_w = (g.in_w - 1) * g.stride_w - 2 * g.pad_w + span_w + out_pad_w;
     if (g.in_h < 1 || g.in_w < 1 || g.out_h < 1 || g.out_w < 1) {
-      a.fail(Error::InvalidArgument,
-             "transposed output size %lld x %lld is empty",
-             static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
-      return false;
+      return a.fail(Error::InvalidArgument, "transposed output size %lld x %lld is empty",
+                    static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
     }
   } else {
     const int64_t padded_h = g.in_h + 2 * g.pad_h, padded_w = g.in_w + 2 * g.pad_w;
     if (padded_h < span_h || padded_w < span_w) {
-      a.fail(Error::InvalidArgument,
-             "kernel (%lld x %lld, dilated) is larger than the padded input "
-             "(%lld x %lld)",
-             static_cast<long long>(span_h), static_cast<long long>(span_w),
-             static_cast<long long>(padded_h), static_cast<long long>(padded_w));
-      return false;
+      return a.fail(Error::InvalidArgument,
+                    "kernel (%lld x %lld, dilated) is larger than the padded input "
+                    "(%lld x %lld)",
+                    static_cast<long long>(span_h), static_cast<long long>(span_w),
+                    static_cast<long long>(padded_h), static_cast<long long>(padded_w));
     }
     g.out_h = (padded_h - span_h) / g.stride_h + 1;
     g.out_w = (padded_w - span_w) / g.stride_w + 1;
@@ -144,11 +134,26 @@ bool convolution_geometry(KernelArgs& a, const ConvSpec& spec, ConvGeometry* geo
   if (g.out_h > INT32_MAX || g.out_w > INT32_MAX ||
       g.out_h * g.out_w > INT32_MAX || g.batch * g.out_channels > INT32_MAX ||
       (g.batch * g.out_channels) * (g.out_h * g.out_w) > INT32_MAX) {
-    a.fail(Error::InvalidArgument, "output size %lld x %lld is out of range",
-           static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
-    return false;
+    return a.fail(Error::InvalidArgument, "output size %lld x %lld is out of range",
+                  static_cast<long long>(g.out_h), static_cast<long long>(g.out_w));
   }
   return true;
+}
+
+}  // namespace
+
+bool convolution_geometry(KernelArgs& a, const ConvSpec& spec, ConvGeometry* geometry) {
+  const size_t ndim = spec.input.dim();
+  if ((ndim != 3 && ndim != 4) || spec.weight.dim() != ndim) {
+    return a.fail(Error::InvalidArgument,
+                  "input and weight must both have 3 (1-D) or 4 (2-D) dims; got %zu "
+                  "and %zu",
+                  ndim, spec.weight.dim());
+  }
+  int64_t out_pad_h = 0, out_pad_w = 0;
+  return geometry_lists(a, spec, *geometry, &out_pad_h, &out_pad_w) &&
+         geometry_channels(a, spec, *geometry) &&
+         geometry_output(a, *geometry, out_pad_h, out_pad_w);
 }
 
 namespace {

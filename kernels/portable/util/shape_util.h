@@ -43,6 +43,17 @@ bool broadcasts_to(Span<const SizesType> in, Span<const SizesType> to);
 // Resizes `out` (resize_tensor), turning a failure into an operator error.
 bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes);
 
+// The end of the prepare phase of a prepared kernel whose out shape
+// follows from Int arguments (dims, sizes, slice bounds). An Int may change
+// between executions (a method input, a value read from a tensor), so every
+// mode computes `sizes` from the current values, with their checks, before
+// calling this. Run and Prepare resize out to `sizes` (resize_out), and
+// Prepare then stops. Prepared (out is static and was sized at load) only
+// compares, and resizes, failing as without prepare, when the values now
+// give another shape. Returns false when the kernel must return: a failure
+// or the end of a Prepare call.
+bool out_shape_prologue(KernelArgs& args, Tensor out, Span<const SizesType> sizes);
+
 // Fails unless `t` has exactly the shape `want` (no broadcasting), naming
 // `what` and both shapes.
 bool check_shape(KernelArgs& args, Tensor t, const Shape& want, const char* what);

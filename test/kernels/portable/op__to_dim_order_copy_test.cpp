@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/reference_util.h"
 
 namespace ember::testing {
@@ -37,6 +38,24 @@ TEST(ToDimOrderCopy, ContiguousAndChannelsLast) {
                         {*a, false, Arg::ints({0, 2, 3, 1}), *cl2, *cl2}),
             Error::Ok);
   EXPECT_EQ(cl2->values<float>(), want);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call; a
+// Prepare that fails (dim_order against out, out shape) fails the same,
+// and dim_order is checked at every call.
+TEST(ToDimOrderCopy, PreparedLikeRun) {
+  auto a = tensor<float>(ScalarType::Float, {1, 2, 2, 3}, iota(12));
+  auto cl = empty(ScalarType::Double, {1, 2, 2, 3}, ShapeDynamism::Static, {0, 2, 3, 1});
+  const char* op = "dim_order_ops::_to_dim_order_copy.out";
+  EXPECT_TRUE(
+      expect_prepared_like_run(op, {*a, false, Arg::ints({0, 2, 3, 1}), *cl, *cl}).stopped);
+  EXPECT_EQ(expect_prepared_like_run(op, {*a, false, Arg::ints({0, 1, 2, 3}), *cl, *cl}).error,
+            Error::InvalidArgument);
+  auto wrong = empty(ScalarType::Float, {1, 2, 3, 2});
+  EXPECT_NE(expect_prepared_like_run(op, {*a, false, Arg::none(), *wrong, *wrong}).error,
+            Error::Ok);
+  expect_prepared_on_changed_args(op, {*a, false, Arg::ints({0, 2, 3, 1}), *cl, *cl},
+                                  {*a, false, Arg::ints({0, 1, 2, 3}), *cl, *cl});
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // aten::addmm.out (kernels/portable/op_addmm.cpp): beta, alpha and bias
 // broadcasting against a reference loop.
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/reference_util.h"
 
 namespace ember::testing {
@@ -25,6 +26,28 @@ TEST(Addmm, BetaAlphaAndBiasBroadcast) {
   auto bad_bias = from_doubles(ScalarType::Float, {4}, {1, 2, 3, 4});
   EXPECT_EQ(call_kernel("aten::addmm.out", {*bad_bias, *a, *b, 1, 1, *out, *out}),
             Error::InvalidArgument);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call (beta
+// and alpha read at every call); a Prepare that fails (self's dtype, a
+// bias that does not broadcast) fails the same at run.
+TEST(Addmm, PreparedLikeRun) {
+  auto bias = from_doubles(ScalarType::Float, {4}, {1, -2, 3, -4});
+  auto a = from_doubles(ScalarType::Float, {3, 5}, pattern(15, 11, 0.5));
+  auto b = from_doubles(ScalarType::Float, {5, 4}, pattern(20, 13, 0.25));
+  auto out = empty(ScalarType::Float, {3, 4});
+  EXPECT_TRUE(
+      expect_prepared_like_run("aten::addmm.out", {*bias, *a, *b, 1.0, 1.0, *out, *out}).stopped);
+  auto dbias = from_doubles(ScalarType::Double, {4}, {1, -2, 3, -4});
+  EXPECT_EQ(
+      expect_prepared_like_run("aten::addmm.out", {*dbias, *a, *b, 1.0, 1.0, *out, *out}).error,
+      Error::InvalidArgument);
+  auto bias3 = from_doubles(ScalarType::Float, {3}, {1, 2, 3});
+  EXPECT_EQ(
+      expect_prepared_like_run("aten::addmm.out", {*bias3, *a, *b, 1.0, 1.0, *out, *out}).error,
+      Error::InvalidArgument);
+  expect_prepared_on_changed_args("aten::addmm.out", {*bias, *a, *b, 1.0, 1.0, *out, *out},
+                                  {*bias, *a, *b, 0.5, 2.0, *out, *out});
 }
 
 }  // namespace

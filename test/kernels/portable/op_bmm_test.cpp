@@ -1,5 +1,6 @@
 // aten::bmm.out (kernels/portable/op_bmm.cpp) against a reference loop.
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/reference_util.h"
 
 namespace ember::testing {
@@ -20,6 +21,22 @@ TEST(Bmm, Batched) {
     want.insert(want.end(), ci.begin(), ci.end());
   }
   expect_near_vec(to_doubles(*out), want, 1e-9);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call; a
+// Prepare that fails (batch mismatch, out shape) fails the same at run.
+TEST(Bmm, PreparedLikeRun) {
+  auto a = from_doubles(ScalarType::Float, {2, 3, 4}, pattern(24, 11, 0.5));
+  auto b = from_doubles(ScalarType::Float, {2, 4, 5}, pattern(40, 13, 0.25));
+  auto out = empty(ScalarType::Float, {2, 3, 5});
+  EXPECT_TRUE(expect_prepared_like_run("aten::bmm.out", {*a, *b, *out, *out}).stopped);
+  auto b3 = from_doubles(ScalarType::Float, {3, 4, 5}, pattern(60, 13, 0.25));
+  EXPECT_EQ(expect_prepared_like_run("aten::bmm.out", {*a, *b3, *out, *out}).error,
+            Error::InvalidArgument);
+  auto wrong = empty(ScalarType::Float, {2, 5, 3});
+  EXPECT_NE(expect_prepared_like_run("aten::bmm.out", {*a, *b, *wrong, *wrong}).error, Error::Ok);
+  auto b2 = from_doubles(ScalarType::Float, {2, 4, 5}, pattern(40, 7, 1.5));
+  expect_prepared_on_changed_args("aten::bmm.out", {*a, *b, *out, *out}, {*a, *b2, *out, *out});
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // blocking against a reference loop, refused shapes and dtypes, and
 // results that do not change with the thread count.
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/reference_util.h"
 
 namespace ember::testing {
@@ -43,6 +44,26 @@ TEST(Mm, IdenticalWithTwoThreads) {
     });
     expect_bitwise_equal(result.first, result.second);
   }
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call; a
+// Prepare that fails (shapes, an unsupported dtype) fails the same at run;
+// the operands are read at their current data pointers.
+TEST(Mm, PreparedLikeRun) {
+  auto a = from_doubles(ScalarType::Float, {3, 5}, pattern(15, 11, 0.5));
+  auto b = from_doubles(ScalarType::Float, {5, 4}, pattern(20, 13, 0.25));
+  auto out = empty(ScalarType::Float, {3, 4});
+  EXPECT_TRUE(expect_prepared_like_run("aten::mm.out", {*a, *b, *out, *out}).stopped);
+  expect_near_vec(to_doubles(*out), ref_mm(3, 5, 4, pattern(15, 11, 0.5), pattern(20, 13, 0.25)),
+                  1e-4);
+  EXPECT_EQ(expect_prepared_like_run("aten::mm.out", {*a, *a, *out, *out}).error,
+            Error::InvalidArgument);
+  auto ia = from_doubles(ScalarType::Int, {2, 2}, {1, 2, 3, 4});
+  auto iout = empty(ScalarType::Int, {2, 2});
+  EXPECT_EQ(expect_prepared_like_run("aten::mm.out", {*ia, *ia, *iout, *iout}).error,
+            Error::NotSupported);
+  auto a2 = from_doubles(ScalarType::Float, {3, 5}, pattern(15, 7, 1.5));
+  expect_prepared_on_changed_args("aten::mm.out", {*a, *b, *out, *out}, {*a2, *b, *out, *out});
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // aten::permute_copy.out (kernels/portable/op_permute_copy.cpp).
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/reference_util.h"
 #include "test/kernels/portable/fft_test_util.h"
 
@@ -54,6 +55,30 @@ TEST(PermuteCopy, ComplexElements) {
   auto real = empty(ScalarType::Float, {3, 2});
   EXPECT_EQ(call_kernel("aten::permute_copy.out", {*a, Arg::ints({1, 0}), *real, *real}),
             Error::InvalidArgument);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call; a
+// Prepare that fails (repeated dim, out dtype) fails the same at run.
+TEST(PermuteCopy, PreparedLikeRun) {
+  auto a = tensor<float>(ScalarType::Float, {2, 3, 4}, iota(24));
+  auto out = empty(ScalarType::Float, {4, 2, 3});
+  EXPECT_TRUE(expect_prepared_like_run("aten::permute_copy.out",
+                                       {*a, Arg::ints({2, 0, -2}), *out, *out})
+                  .stopped);
+  EXPECT_EQ(expect_prepared_like_run("aten::permute_copy.out",
+                                     {*a, Arg::ints({0, 0, 1}), *out, *out})
+                .error,
+            Error::InvalidArgument);
+  auto iout = empty(ScalarType::Int, {4, 2, 3});
+  EXPECT_EQ(expect_prepared_like_run("aten::permute_copy.out",
+                                     {*a, Arg::ints({2, 0, 1}), *iout, *iout})
+                .error,
+            Error::InvalidArgument);
+  // dims are read at every call: dims giving another shape fail as they
+  // would without prepare.
+  expect_prepared_on_changed_args("aten::permute_copy.out",
+                                  {*a, Arg::ints({2, 0, 1}), *out, *out},
+                                  {*a, Arg::ints({0, 1, 2}), *out, *out});
 }
 
 }  // namespace

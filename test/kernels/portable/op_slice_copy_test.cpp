@@ -1,6 +1,7 @@
 // aten::slice_copy.Tensor_out (kernels/portable/op_slice_copy.cpp): Python
 // slicing semantics and a step near INT64_MAX.
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/reference_util.h"
 
 namespace ember::testing {
@@ -44,6 +45,33 @@ TEST(SliceCopy, HugeStep) {
             Error::Ok);
   EXPECT_EQ(sizes_of(*out), (std::vector<SizesType>{1, 5}));
   EXPECT_EQ(out->values<float>(), (std::vector<float>{0, 1, 2, 3, 4}));
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call; a
+// Prepare that fails (step, out dtype) fails the same at run. The bounds
+// and the data pointer are read at every call: a start that moves (a
+// decode step's position) or a rebound self gives the plain result.
+TEST(SliceCopy, PreparedLikeRun) {
+  auto a = tensor<float>(ScalarType::Float, {2, 5}, iota(10));
+  auto out = empty(ScalarType::Float, {2, 2});
+  EXPECT_TRUE(expect_prepared_like_run("aten::slice_copy.Tensor_out",
+                                       {*a, 1, 1, Arg::none(), 2, *out, *out})
+                  .stopped);
+  EXPECT_EQ(out->values<float>(), (std::vector<float>{1, 3, 6, 8}));
+  EXPECT_EQ(
+      expect_prepared_like_run("aten::slice_copy.Tensor_out", {*a, 1, 1, 3, 0, *out, *out}).error,
+      Error::InvalidArgument);
+  auto iout = empty(ScalarType::Int, {2, 2});
+  EXPECT_EQ(
+      expect_prepared_like_run("aten::slice_copy.Tensor_out", {*a, 1, 1, 3, 1, *iout, *iout})
+          .error,
+      Error::InvalidArgument);
+  auto b = tensor<float>(ScalarType::Float, {2, 5}, {9, 8, 7, 6, 5, 4, 3, 2, 1, 0});
+  expect_prepared_on_changed_args("aten::slice_copy.Tensor_out", {*a, 1, 0, 2, 1, *out, *out},
+                                  {*b, 1, 3, 5, 1, *out, *out});
+  // A start that now clamps to a shorter slice fails as without prepare.
+  expect_prepared_on_changed_args("aten::slice_copy.Tensor_out", {*a, 1, 0, 2, 1, *out, *out},
+                                  {*a, 1, 4, 6, 1, *out, *out});
 }
 
 }  // namespace

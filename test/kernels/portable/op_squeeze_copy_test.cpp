@@ -1,6 +1,7 @@
 // aten::squeeze_copy.dims_out and squeeze_copy.dim_out
 // (kernels/portable/op_squeeze_copy.cpp).
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/portable/fft_test_util.h"
 
 namespace ember::testing {
@@ -68,6 +69,32 @@ TEST(SqueezeCopy, ComplexElements) {
   auto real = empty(ScalarType::Float, {2, 3});
   EXPECT_EQ(call_kernel("aten::squeeze_copy.dims_out", {*a, Arg::ints({0}), *real, *real}),
             Error::InvalidArgument);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call; a
+// Prepare that fails (dim out of range, out dtype) fails the same at run.
+TEST(SqueezeCopy, PreparedLikeRun) {
+  auto a = tensor<float>(ScalarType::Float, {1, 3, 1}, {1, 2, 3});
+  auto out = empty(ScalarType::Float, {3});
+  EXPECT_TRUE(expect_prepared_like_run("aten::squeeze_copy.dims_out",
+                                       {*a, Arg::ints({0, -1}), *out, *out})
+                  .stopped);
+  EXPECT_EQ(out->values<float>(), (std::vector<float>{1, 2, 3}));
+  auto keep = empty(ScalarType::Float, {3, 1});
+  EXPECT_TRUE(
+      expect_prepared_like_run("aten::squeeze_copy.dim_out", {*a, 0, *keep, *keep}).stopped);
+  EXPECT_EQ(keep->values<float>(), (std::vector<float>{1, 2, 3}));
+  EXPECT_EQ(expect_prepared_like_run("aten::squeeze_copy.dims_out",
+                                     {*a, Arg::ints({3}), *keep, *keep})
+                .error,
+            Error::InvalidArgument);
+  auto iout = empty(ScalarType::Int, {3});
+  EXPECT_EQ(expect_prepared_like_run("aten::squeeze_copy.dim_out", {*a, 0, *iout, *iout}).error,
+            Error::InvalidArgument);
+  // dim is read at every call: another dim that gives another shape fails
+  // as it would without prepare.
+  expect_prepared_on_changed_args("aten::squeeze_copy.dim_out", {*a, 0, *keep, *keep},
+                                  {*a, 2, *keep, *keep});
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // aten::view_copy.out (kernels/portable/op_view_copy.cpp).
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/reference_util.h"
 
 namespace ember::testing {
@@ -30,6 +31,30 @@ TEST(ViewCopy, HugeSizesRefused) {
   EXPECT_EQ(call_kernel("aten::view_copy.out",
                         {*a, Arg::ints({-1, big, big, big}), *out, *out}),
             Error::InvalidArgument);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call, and a
+// call whose Prepare fails (out dtype, out shape) fails the same at run.
+TEST(ViewCopy, PreparedLikeRun) {
+  auto a = tensor<float>(ScalarType::Float, {2, 6}, iota(12));
+  auto out = empty(ScalarType::Float, {3, 4});
+  EXPECT_TRUE(
+      expect_prepared_like_run("aten::view_copy.out", {*a, Arg::ints({3, -1}), *out, *out})
+          .stopped);
+  EXPECT_EQ(out->values<float>(), iota(12));
+  auto dout = empty(ScalarType::Double, {3, 4});
+  EXPECT_EQ(expect_prepared_like_run("aten::view_copy.out", {*a, Arg::ints({3, 4}), *dout, *dout})
+                .error,
+            Error::InvalidArgument);
+  auto wrong = empty(ScalarType::Float, {4, 3});
+  EXPECT_NE(
+      expect_prepared_like_run("aten::view_copy.out", {*a, Arg::ints({3, 4}), *wrong, *wrong})
+          .error,
+      Error::Ok);
+  // The size list is read at every call: one that no longer gives out's
+  // shape fails as it would without prepare.
+  expect_prepared_on_changed_args("aten::view_copy.out", {*a, Arg::ints({3, 4}), *out, *out},
+                                  {*a, Arg::ints({4, 3}), *out, *out});
 }
 
 }  // namespace
