@@ -668,10 +668,12 @@ Plan::~Plan() {
   }
 }
 
-Error compile_plan(Plan* plan) {
-  Graph& g = plan->graph;
-  plan->pool = shared_pthreadpool();
-  // Split the node list into runs.
+namespace {
+
+// Phase 1: the node list split into steps: runs of XNNPACK nodes, and one
+// step per natively routed node (checked here).
+Error split_steps(Plan* plan) {
+  const Graph& g = plan->graph;
   for (size_t n = 0; n < g.nodes.size(); ++n) {
     // A dynamic plan is one XNNPACK runtime, reshaped as a whole.
     const NativeRoute* native = plan->dynamic_shapes ? nullptr : route_node(g, g.nodes[n]);
@@ -685,21 +687,27 @@ Error compile_plan(Plan* plan) {
     }
     plan->steps.back().end_node = n + 1;
   }
-  Usage usage;
-  usage.producer.assign(g.values.size(), -1);
-  usage.crosses.assign(g.values.size(), 0);
-  for (size_t s = 0; s < plan->steps.size(); ++s) {
-    for (size_t n = plan->steps[s].first_node; n < plan->steps[s].end_node; ++n) {
-      usage.producer[g.nodes[n].output] = int(s);
+  return Error::Ok;
+}
+
+// Phase 2: which step writes each value, and which values cross from one
+// step to another (they get buffers of their own).
+Error find_crossings(const Plan& plan, Usage* usage) {
+  const Graph& g = plan.graph;
+  usage->producer.assign(g.values.size(), -1);
+  usage->crosses.assign(g.values.size(), 0);
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    for (size_t n = plan.steps[s].first_node; n < plan.steps[s].end_node; ++n) {
+      usage->producer[g.nodes[n].output] = int(s);
     }
   }
-  for (size_t s = 0; s < plan->steps.size(); ++s) {
-    for (size_t n = plan->steps[s].first_node; n < plan->steps[s].end_node; ++n) {
+  for (size_t s = 0; s < plan.steps.size(); ++s) {
+    for (size_t n = plan.steps[s].first_node; n < plan.steps[s].end_node; ++n) {
       const Node& node = g.nodes[n];
       for (size_t k = 0; k < node.num_inputs; ++k) {
         const uint32_t v = node.inputs[k];
-        if (v != kInvalidId && usage.producer[v] >= 0 && usage.producer[v] != int(s)) {
-          usage.crosses[v] = 1;
+        if (v != kInvalidId && usage->producer[v] >= 0 && usage->producer[v] != int(s)) {
+          usage->crosses[v] = 1;
         }
       }
     }
@@ -715,10 +723,16 @@ Error compile_plan(Plan* plan) {
     EMBER_RETURN_IF_ERROR(check_concat_shapes(g, node));
     for (size_t k = 0; k < node.num_inputs; ++k) {
       const uint32_t v = node.inputs[k];
-      if (v != kInvalidId && usage.producer[v] >= 0) usage.crosses[v] = 1;
+      if (v != kInvalidId && usage->producer[v] >= 0) usage->crosses[v] = 1;
     }
   }
-  // Value pointers: constants in place, buffers for crossing intermediates.
+  return Error::Ok;
+}
+
+// Phase 3: value pointers (constants in place, buffers for crossing
+// intermediates) and the declared input shapes.
+Error place_values(Plan* plan, const Usage& usage) {
+  const Graph& g = plan->graph;
   plan->ptrs.assign(g.values.size(), nullptr);
   for (size_t v = 0; v < g.values.size(); ++v) {
     if (g.values[v].is_constant()) plan->ptrs[v] = const_cast<void*>(g.values[v].data);
@@ -731,31 +745,42 @@ Error compile_plan(Plan* plan) {
     shape.rank = v.num_dims;
     std::copy(v.dims, v.dims + v.num_dims, shape.dims);
   }
-  xnn_status s = initialize_xnnpack_once();
-  EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::NotSupported,
-                        "xnn_initialize failed (%s)", status_name(s));
-  const bool shared_cache = plan->method_key != nullptr && !plan->dynamic_shapes;
-  plan->weights = shared_cache ? acquire_method_weights(plan->method_key)
-                               : std::make_shared<WeightsCache>();
+  return Error::Ok;
+}
+
+// Phase 4: the weights cache (the method's, shared by its static plans,
+// or the plan's own; *packed_before and *released_before are its counts
+// before this plan, so that the plan's share is the difference), then the
+// workspace the plan's runtimes share.
+Error open_weights_and_workspace(Plan* plan, size_t* packed_before, size_t* released_before) {
+  const Graph& g = plan->graph;
+  const bool shared = plan->method_key != nullptr && !plan->dynamic_shapes;
+  plan->weights = shared ? acquire_method_weights(plan->method_key)
+                         : std::make_shared<WeightsCache>();
   plan->weights->reopen();
-  const size_t packed_before = plan->weights->packed_bytes();
-  const size_t released_before = plan->weights->released_bytes();
+  *packed_before = plan->weights->packed_bytes();
+  *released_before = plan->weights->released_bytes();
   for (size_t i = 0; i < g.named_buffers.size(); ++i) {
     plan->weights->name_source(g.named_buffers[i].data(), g.named_keys[i]);
   }
   plan_weight_release(plan);
-  // One workspace for the plan's runtimes (they run one after another),
-  // and for the method's other static plans when it has a key.
-  if (plan->method_key != nullptr && !plan->dynamic_shapes) {
+  if (shared) {
     plan->workspace = acquire_method_workspace(plan->method_key);
     plan->shared_workspace = plan->workspace != nullptr;
     EMBER_CHECK_OR_RETURN(plan->workspace != nullptr, Error::DelegateMemoryAllocationFailed,
                           "xnn_create_workspace failed");
   } else {
-    s = xnn_create_workspace(&plan->workspace);
+    const xnn_status s = xnn_create_workspace(&plan->workspace);
     EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::DelegateMemoryAllocationFailed,
                           "xnn_create_workspace failed (%s)", status_name(s));
   }
+  return Error::Ok;
+}
+
+// Phase 5: one XNNPACK runtime per run of XNNPACK nodes, its shapes
+// checked against the blob's.
+Error build_steps(Plan* plan, const Usage& usage) {
+  const Graph& g = plan->graph;
   for (size_t i = 0; i < plan->steps.size(); ++i) {
     Step& step = plan->steps[i];
     if (step.native == nullptr) {
@@ -764,17 +789,34 @@ Error compile_plan(Plan* plan) {
     }
     EMBER_LOG(Debug, "XNNPACK delegate step %zu: %s, nodes %zu..%zu (%s%s)", i,
               step.native ? step.native->name : "XNNPACK runtime", step.first_node,
-              step.end_node - 1,
-              node_type_name(g.nodes[step.first_node].type),
+              step.end_node - 1, node_type_name(g.nodes[step.first_node].type),
               step.end_node - step.first_node > 1 ? ", ..." : "");
   }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Error compile_plan(Plan* plan) {
+  plan->pool = shared_pthreadpool();
+  Usage usage;
+  EMBER_RETURN_IF_ERROR(split_steps(plan));
+  EMBER_RETURN_IF_ERROR(find_crossings(*plan, &usage));
+  EMBER_RETURN_IF_ERROR(place_values(plan, usage));
+  const xnn_status s = initialize_xnnpack_once();
+  EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::NotSupported,
+                        "xnn_initialize failed (%s)", status_name(s));
+  size_t packed_before = 0, released_before = 0;
+  EMBER_RETURN_IF_ERROR(open_weights_and_workspace(plan, &packed_before, &released_before));
+  EMBER_RETURN_IF_ERROR(build_steps(plan, usage));
   plan->weights->finalize();
   plan->packed_bytes = plan->weights->packed_bytes() - packed_before;
   plan->released_bytes = plan->weights->released_bytes() - released_before;
   EMBER_LOG(Debug, "XNNPACK delegate: %zu bytes of weights packed, %zu bytes of program "
             "constants released after packing (the %s cache holds %zu blocks, %zu bytes)",
-            plan->packed_bytes, plan->released_bytes, shared_cache ? "method's" : "plan's",
-            plan->weights->entries(), plan->weights->packed_bytes());
+            plan->packed_bytes, plan->released_bytes,
+            plan->shared_workspace ? "method's" : "plan's", plan->weights->entries(),
+            plan->weights->packed_bytes());
   return Error::Ok;
 }
 

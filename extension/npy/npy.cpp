@@ -85,32 +85,32 @@ std::string npy_descr(ScalarType dtype) {
   }
 }
 
-Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
+namespace {
+
+// The header's place: [*start, *start + *len) after the magic and version.
+Error locate_header(const uint8_t* bytes, size_t size, size_t* start, size_t* len) {
   EMBER_CHECK_OR_RETURN(size >= 10 && std::memcmp(bytes, kMagic, 6) == 0,
                         Error::InvalidArgument, "not a .npy file (bad magic)");
   const uint8_t major = bytes[6];
-  size_t header_len = 0;
-  size_t header_start = 0;
   if (major == 1) {
-    header_len = size_t(bytes[8]) | size_t(bytes[9]) << 8;
-    header_start = 10;
+    *len = size_t(bytes[8]) | size_t(bytes[9]) << 8;
+    *start = 10;
   } else if (major == 2 || major == 3) {
     EMBER_CHECK_OR_RETURN(size >= 12, Error::InvalidArgument, ".npy header truncated");
-    header_len = size_t(bytes[8]) | size_t(bytes[9]) << 8 | size_t(bytes[10]) << 16 |
-                 size_t(bytes[11]) << 24;
-    header_start = 12;
+    *len = size_t(bytes[8]) | size_t(bytes[9]) << 8 | size_t(bytes[10]) << 16 |
+           size_t(bytes[11]) << 24;
+    *start = 12;
   } else {
     set_error_message(".npy format version %u is not supported", unsigned(major));
     return Error::InvalidArgument;
   }
-  EMBER_CHECK_OR_RETURN(header_len <= size - header_start, Error::InvalidArgument,
-                        ".npy header (%zu bytes) runs past the end of the file",
-                        header_len);
-  const std::string header(reinterpret_cast<const char*>(bytes) + header_start,
-                           header_len);
+  EMBER_CHECK_OR_RETURN(*len <= size - *start, Error::InvalidArgument,
+                        ".npy header (%zu bytes) runs past the end of the file", *len);
+  return Error::Ok;
+}
 
-  NpyArray array;
-  // descr
+// 'descr' (a supported little-endian dtype) and 'fortran_order' (False).
+Error parse_dtype(const std::string& header, ScalarType* dtype) {
   size_t pos = find_key(header, "descr");
   EMBER_CHECK_OR_RETURN(pos != std::string::npos, Error::InvalidArgument,
                         ".npy header has no 'descr'");
@@ -125,7 +125,7 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
   bool found = false;
   for (const DescrEntry& e : kDescrs) {
     if (descr == e.descr) {
-      array.dtype = e.type;
+      *dtype = e.type;
       found = true;
     }
   }
@@ -133,15 +133,18 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
                         ".npy dtype '%s' is not supported (big-endian or "
                         "unknown type)",
                         descr.c_str());
-  // fortran_order
   pos = find_key(header, "fortran_order");
   EMBER_CHECK_OR_RETURN(pos != std::string::npos, Error::InvalidArgument,
                         ".npy header has no 'fortran_order'");
   pos = skip_space(header, pos);
   EMBER_CHECK_OR_RETURN(header.compare(pos, 5, "False") == 0, Error::InvalidArgument,
                         ".npy arrays in Fortran order are not supported");
-  // shape
-  pos = find_key(header, "shape");
+  return Error::Ok;
+}
+
+// 'shape': a tuple of at most kMaxTensorDim integers below 2^31.
+Error parse_shape(const std::string& header, std::vector<SizesType>* shape) {
+  size_t pos = find_key(header, "shape");
   EMBER_CHECK_OR_RETURN(pos != std::string::npos, Error::InvalidArgument,
                         ".npy header has no 'shape'");
   pos = skip_space(header, pos);
@@ -165,12 +168,18 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
     }
     EMBER_CHECK_OR_RETURN(digits > 0, Error::InvalidArgument,
                           ".npy 'shape' has a non-integer entry");
-    EMBER_CHECK_OR_RETURN(array.shape.size() < kMaxTensorDim, Error::InvalidArgument,
+    EMBER_CHECK_OR_RETURN(shape->size() < kMaxTensorDim, Error::InvalidArgument,
                           ".npy array has more than %zu dims", kMaxTensorDim);
-    array.shape.push_back(SizesType(value));
+    shape->push_back(SizesType(value));
     p = skip_space(header, p);
     if (p < close && header[p] == ',') ++p;
   }
+  return Error::Ok;
+}
+
+// The data after the header: exactly the bytes the shape needs; a Bool
+// array's bytes each 0 or 1.
+Error check_data(const NpyArray& array, const uint8_t* bytes, size_t size, size_t data_start) {
   // Even with a zero size (no data), the other sizes multiplied must stay
   // representable: tensors built from the array compute that product.
   size_t nbytes = 0;
@@ -178,11 +187,9 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
       checked_nbytes(element_size(array.dtype), {array.shape.data(), array.shape.size()},
                      &nbytes),
       Error::InvalidArgument, ".npy array size overflows");
-  const size_t data_start = header_start + header_len;
   EMBER_CHECK_OR_RETURN(size - data_start == nbytes, Error::InvalidArgument,
                         ".npy data is %zu bytes, the shape needs %llu",
                         size - data_start, (unsigned long long)nbytes);
-  // A Bool array is read as bool: any byte but 0 and 1 is not a value.
   if (array.dtype == ScalarType::Bool) {
     for (size_t k = data_start; k < size; ++k) {
       EMBER_CHECK_OR_RETURN(bytes[k] <= 1, Error::InvalidArgument,
@@ -190,6 +197,20 @@ Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
                             unsigned(bytes[k]));
     }
   }
+  return Error::Ok;
+}
+
+}  // namespace
+
+Result<NpyArray> parse_npy(const uint8_t* bytes, size_t size) {
+  size_t header_start = 0, header_len = 0;
+  EMBER_RETURN_IF_ERROR(locate_header(bytes, size, &header_start, &header_len));
+  const std::string header(reinterpret_cast<const char*>(bytes) + header_start, header_len);
+  NpyArray array;
+  EMBER_RETURN_IF_ERROR(parse_dtype(header, &array.dtype));
+  EMBER_RETURN_IF_ERROR(parse_shape(header, &array.shape));
+  const size_t data_start = header_start + header_len;
+  EMBER_RETURN_IF_ERROR(check_data(array, bytes, size, data_start));
   array.data.assign(bytes + data_start, bytes + size);
   return array;
 }

@@ -79,45 +79,57 @@ Error clamp_bound(Builder& b, size_t arg, bool low, bool* has, float* value) {
   return Error::Ok;
 }
 
-Error build_conv_common(Builder& b, bool with_clamp) {
-  const size_t n_args = with_clamp ? 12 : 10;
-  EMBER_RETURN_IF_ERROR(b.expect_args(n_args));
-  const size_t out_arg = b.num_args() - 1;
+// A convolution's operands and arguments, as read from the call.
+struct ConvCall {
   const TensorDesc* in = nullptr;
   const TensorDesc* wt = nullptr;
-  const TensorDesc* bias = nullptr;
+  const TensorDesc* bias = nullptr;  // null: no bias
   const TensorDesc* out = nullptr;
-  EMBER_RETURN_IF_ERROR(b.tensor_arg(0, &in));
-  EMBER_RETURN_IF_ERROR(b.tensor_arg(1, &wt));
-  if (!b.is_null(2)) EMBER_RETURN_IF_ERROR(b.tensor_arg(2, &bias));
-  EMBER_RETURN_IF_ERROR(b.tensor_arg(out_arg, &out));
-  if (!device_float(in->dtype) || !device_float(wt->dtype) || !device_float(out->dtype) ||
-      (bias != nullptr && !device_float(bias->dtype))) {
+  size_t out_arg = 0;
+  uint32_t dims = 0;  // spatial dims: 1 or 2
+  int64_t stride[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1}, out_pad[2] = {0, 0};
+  bool transposed = false;
+  int64_t groups = 1;
+};
+
+// Phase 1: the tensors (float, rank 3 or 4 alike) and the lists.
+Error read_conv_call(Builder& b, bool with_clamp, ConvCall* c) {
+  EMBER_RETURN_IF_ERROR(b.expect_args(with_clamp ? 12 : 10));
+  c->out_arg = b.num_args() - 1;
+  EMBER_RETURN_IF_ERROR(b.tensor_arg(0, &c->in));
+  EMBER_RETURN_IF_ERROR(b.tensor_arg(1, &c->wt));
+  if (!b.is_null(2)) EMBER_RETURN_IF_ERROR(b.tensor_arg(2, &c->bias));
+  EMBER_RETURN_IF_ERROR(b.tensor_arg(c->out_arg, &c->out));
+  if (!device_float(c->in->dtype) || !device_float(c->wt->dtype) ||
+      !device_float(c->out->dtype) || (c->bias != nullptr && !device_float(c->bias->dtype))) {
     return b.unsupported("a convolution of non-float tensors");
   }
-  if (in->rank != 3 && in->rank != 4) {
+  if (c->in->rank != 3 && c->in->rank != 4) {
     return b.unsupported("a convolution whose input is not of rank 3 (1-D) or 4 (2-D)");
   }
-  if (wt->rank != in->rank || out->rank != in->rank) {
+  if (c->wt->rank != c->in->rank || c->out->rank != c->in->rank) {
     return b.invalid("weight or output rank differs from the input's");
   }
-  const uint32_t dims = in->rank - 2;
-  int64_t stride[2] = {1, 1}, pad[2] = {0, 0}, dil[2] = {1, 1}, out_pad[2] = {0, 0};
-  EMBER_RETURN_IF_ERROR(spatial_list(b, 3, dims, "stride must hold positive values, one per "
-                                     "spatial dim", 1, stride));
-  EMBER_RETURN_IF_ERROR(spatial_list(b, 4, dims, "padding must hold non-negative values, one "
-                                     "per spatial dim", 0, pad));
-  EMBER_RETURN_IF_ERROR(spatial_list(b, 5, dims, "dilation must hold positive values, one per "
-                                     "spatial dim", 1, dil));
-  bool transposed = false;
-  EMBER_RETURN_IF_ERROR(b.bool_arg(6, &transposed));
-  EMBER_RETURN_IF_ERROR(spatial_list(b, 7, dims, "output_padding must hold non-negative "
-                                     "values, one per spatial dim", 0, out_pad));
-  int64_t groups = 1;
-  EMBER_RETURN_IF_ERROR(b.int_arg(8, &groups));
-  if (groups < 1) return b.invalid("groups must be positive");
+  c->dims = c->in->rank - 2;
+  EMBER_RETURN_IF_ERROR(spatial_list(b, 3, c->dims, "stride must hold positive values, one "
+                                     "per spatial dim", 1, c->stride));
+  EMBER_RETURN_IF_ERROR(spatial_list(b, 4, c->dims, "padding must hold non-negative values, "
+                                     "one per spatial dim", 0, c->pad));
+  EMBER_RETURN_IF_ERROR(spatial_list(b, 5, c->dims, "dilation must hold positive values, one "
+                                     "per spatial dim", 1, c->dil));
+  EMBER_RETURN_IF_ERROR(b.bool_arg(6, &c->transposed));
+  EMBER_RETURN_IF_ERROR(spatial_list(b, 7, c->dims, "output_padding must hold non-negative "
+                                     "values, one per spatial dim", 0, c->out_pad));
+  EMBER_RETURN_IF_ERROR(b.int_arg(8, &c->groups));
+  if (c->groups < 1) return b.invalid("groups must be positive");
+  return Error::Ok;
+}
 
-  // Views as 2-D: [N, C, H, W] (1-D: H == 1 and the one spatial list in W).
+// Phase 2: the shapes agree (viewed as 2-D: [N, C, H, W], a 1-D
+// convolution with H == 1 and its one spatial list in W); fills the
+// geometry of the push constants.
+Error check_conv_shapes(Builder& b, const ConvCall& c, ConvPush* p) {
+  const uint32_t dims = c.dims;
   auto hw = [&](const TensorDesc& t, int64_t* h, int64_t* w) {
     *h = dims == 2 ? t.sizes[2] : 1;
     *w = t.sizes[dims == 2 ? 3 : 2];
@@ -126,24 +138,21 @@ Error build_conv_common(Builder& b, bool with_clamp) {
     *vh = dims == 2 ? v[0] : one;
     *vw = dims == 2 ? v[1] : v[0];
   };
-  int64_t h, w, oh, ow, kh, kw;
-  hw(*in, &h, &w);
-  hw(*out, &oh, &ow);
-  hw(*wt, &kh, &kw);
-  int64_t sh, sw, ph, pw, dh, dw, oph, opw;
-  pick(stride, 1, &sh, &sw);
-  pick(pad, 0, &ph, &pw);
-  pick(dil, 1, &dh, &dw);
-  pick(out_pad, 0, &oph, &opw);
-  const int64_t n = in->sizes[0];
-  const int64_t c_in = in->sizes[1];
-  const int64_t c_out = out->sizes[1];
-  if (out->sizes[0] != n) return b.invalid("output batch differs from the input's");
+  int64_t h, w, oh, ow, kh, kw, sh, sw, ph, pw, dh, dw, oph, opw;
+  hw(*c.in, &h, &w);
+  hw(*c.out, &oh, &ow);
+  hw(*c.wt, &kh, &kw);
+  pick(c.stride, 1, &sh, &sw);
+  pick(c.pad, 0, &ph, &pw);
+  pick(c.dil, 1, &dh, &dw);
+  pick(c.out_pad, 0, &oph, &opw);
+  const int64_t c_in = c.in->sizes[1], c_out = c.out->sizes[1], groups = c.groups;
+  if (c.out->sizes[0] != c.in->sizes[0]) return b.invalid("output batch differs from the input's");
   if (c_in % groups != 0 || c_out % groups != 0) {
     return b.invalid("channels not divisible by groups");
   }
-  if (!transposed) {
-    if (wt->sizes[0] != c_out || wt->sizes[1] != c_in / groups) {
+  if (!c.transposed) {
+    if (c.wt->sizes[0] != c_out || c.wt->sizes[1] != c_in / groups) {
       return b.invalid("weight shape is not [C_out, C_in/groups, k...]");
     }
     const int64_t eh = (h + 2 * ph - dh * (kh - 1) - 1) / sh + 1;
@@ -154,7 +163,7 @@ Error build_conv_common(Builder& b, bool with_clamp) {
                        "and dilation");
     }
   } else {
-    if (wt->sizes[0] != c_in || wt->sizes[1] != c_out / groups) {
+    if (c.wt->sizes[0] != c_in || c.wt->sizes[1] != c_out / groups) {
       return b.invalid("transposed weight shape is not [C_in, C_out/groups, k...]");
     }
     const int64_t eh = (h - 1) * sh - 2 * ph + dh * (kh - 1) + oph + 1;
@@ -164,14 +173,35 @@ Error build_conv_common(Builder& b, bool with_clamp) {
                        "stride, padding, dilation and output_padding");
     }
   }
-  if (bias != nullptr && bias->numel != c_out) return b.invalid("bias size is not C_out");
-  if (in->numel >= kMaxIndex || out->numel >= kMaxIndex || wt->numel >= kMaxIndex) {
+  if (c.bias != nullptr && c.bias->numel != c_out) return b.invalid("bias size is not C_out");
+  if (c.in->numel >= kMaxIndex || c.out->numel >= kMaxIndex || c.wt->numel >= kMaxIndex) {
     return b.unsupported("a convolution with tensors of 2^31 elements or more");
   }
+  p->c_in = uint32_t(c_in);
+  p->h = uint32_t(h);
+  p->w = uint32_t(w);
+  p->c_out = uint32_t(c_out);
+  p->oh = uint32_t(oh);
+  p->ow = uint32_t(ow);
+  p->kh = uint32_t(kh);
+  p->kw = uint32_t(kw);
+  p->groups = uint32_t(groups);
+  p->stride_h = int32_t(sh);
+  p->stride_w = int32_t(sw);
+  p->pad_h = int32_t(ph);
+  p->pad_w = int32_t(pw);
+  p->dil_h = int32_t(dh);
+  p->dil_w = int32_t(dw);
+  return Error::Ok;
+}
 
+Error build_conv_common(Builder& b, bool with_clamp) {
+  ConvCall c;
+  EMBER_RETURN_IF_ERROR(read_conv_call(b, with_clamp, &c));
   ConvPush p{};
-  p.total = uint32_t(out->numel);
-  p.flags = (bias != nullptr ? 1u : 0u) | (transposed ? 2u : 0u);
+  EMBER_RETURN_IF_ERROR(check_conv_shapes(b, c, &p));
+  p.total = uint32_t(c.out->numel);
+  p.flags = (c.bias != nullptr ? 1u : 0u) | (c.transposed ? 2u : 0u);
   if (with_clamp) {
     bool has_lo = false, has_hi = false;
     EMBER_RETURN_IF_ERROR(clamp_bound(b, 9, /*low=*/true, &has_lo, &p.out_min));
@@ -181,35 +211,21 @@ Error build_conv_common(Builder& b, bool with_clamp) {
     }
     p.flags |= (has_lo ? 4u : 0u) | (has_hi ? 8u : 0u);
   }
-  p.c_in = uint32_t(c_in);
-  p.h = uint32_t(h);
-  p.w = uint32_t(w);
-  p.c_out = uint32_t(c_out);
-  p.oh = uint32_t(oh);
-  p.ow = uint32_t(ow);
-  p.kh = uint32_t(kh);
-  p.kw = uint32_t(kw);
-  p.groups = uint32_t(groups);
-  p.stride_h = int32_t(sh);
-  p.stride_w = int32_t(sw);
-  p.pad_h = int32_t(ph);
-  p.pad_w = int32_t(pw);
-  p.dil_h = int32_t(dh);
-  p.dil_w = int32_t(dw);
   // Without a bias the weight is bound in its place (the shader skips it).
-  const int32_t bias_id = bias != nullptr ? b.arg_id(2) : b.arg_id(1);
-  const std::vector<int32_t> bound = {b.arg_id(0), b.arg_id(1), bias_id, b.arg_id(out_arg)};
+  const int32_t bias_id = c.bias != nullptr ? b.arg_id(2) : b.arg_id(1);
+  const std::vector<int32_t> bound = {b.arg_id(0), b.arg_id(1), bias_id, b.arg_id(c.out_arg)};
   // Regular convolutions: 4 output columns per invocation, times 4 output
   // channels where they come in blocks of 4 within a group.
-  if (!transposed) {
+  if (!c.transposed) {
+    const int64_t c_out = p.c_out, groups = c.groups;
     const bool blocks = groups == 1 || (c_out / groups) % 4 == 0;
     const int64_t tc = blocks ? 4 : 1;
-    const uint64_t threads = uint64_t(n) * uint64_t((c_out + tc - 1) / tc) * uint64_t(oh) *
-                             uint64_t((ow + 3) / 4);
+    const uint64_t threads = uint64_t(c.in->sizes[0]) * uint64_t((c_out + tc - 1) / tc) *
+                             uint64_t(p.oh) * uint64_t((p.ow + 3) / 4);
     p.total = uint32_t(threads);
     return b.dispatch(blocks ? "conv2d_tiled" : "conv2d_cols", bound, &p, sizeof(p), threads);
   }
-  return b.dispatch("conv2d", bound, &p, sizeof(p), uint64_t(out->numel));
+  return b.dispatch("conv2d", bound, &p, sizeof(p), uint64_t(c.out->numel));
 }
 
 Error build_convolution(Builder& b) { return build_conv_common(b, /*with_clamp=*/false); }
