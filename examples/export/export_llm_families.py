@@ -30,6 +30,10 @@ Writes into test/models/llm_families/ (or --out):
   <family>.pte           export_llama CLI: --model <family> -X -kv
                          --use_sdpa_with_kv_cache -d fp32 (dynamic shape:
                          prefill in one call)
+  <family>_8da4w.pte     the same family widened to dim 64 (96 for the
+                         3-head ones; WIDER_8DA4W), with -qmode 8da4w -G 32
+                         -E 8,0 (4-bit weights in groups of 32, int8
+                         activations, int8 embeddings)
   <family>_extended.pte  export_llm --config, for the families one of
                          whose upstream XNNPACK configs sets extended_ops
                          (llama_xnnpack, qwen2_5_coder_xnnpack_q8da4w,
@@ -55,7 +59,8 @@ export_tiny_llm.py's where every step of them is decided on the program
 
 Needs torch 2.13.0 and executorch 1.5.1 (and sentencepiece); offline;
 about 15 minutes on 2 cores. --only FAMILY[,FAMILY] redoes those;
---reuse keeps the programs and redoes the reference.
+--reuse keeps the programs and redoes the reference; --variants
+fp32,8da4w,extended picks which programs of each family to redo.
 """
 import argparse
 import json
@@ -199,11 +204,35 @@ def run_quietly(cmd, cwd, log):
         raise RuntimeError(f"{' '.join(cmd[:4])} failed (log {log})")
 
 
-def export_legacy(family, params, ckpt, out, work):
-    """upstream's export_llama CLI, fp32, XNNPACK, KV cache, custom SDPA."""
+# The 8da4w variant's quantization: 4-bit weights in groups of 32 (the
+# XNNPACK partitioner takes multiples of 32 only), int8 per-row embeddings
+# (upstream's qwen3 recipe).
+QUANTIZE_8DA4W = ["-qmode", "8da4w", "-G", "32", "-E", "8,0"]
+
+# Its models: the same families widened so that every linear layer's input
+# (dim, heads x head_dim, the FFN's hidden size) is a multiple of 32.
+# Phi-4-mini's heads grow to 32 wide, so its 0.75 partial rotary covers 12
+# frequency pairs: 12 LongRoPE factors rising as the 6 above do.
+PHI_SHORT_12 = [1.0, 1.05, 1.1, 1.2, 1.35, 1.5, 1.7, 1.95, 2.2, 2.5, 2.9, 3.0]
+PHI_LONG_12 = [1.0, 1.3, 1.6, 2.4, 3.5, 5.5, 9.0, 14.0, 22.0, 32.0, 48.0, 50.0]
+WIDER_8DA4W = {
+    "llama3_2": dict(dim=64),
+    "qwen2_5_0_5b": dict(dim=64, hidden_dim=128),
+    "qwen3_0_6b": dict(dim=64, hidden_dim=128),
+    "phi_4_mini": dict(dim=96, hidden_dim=192, rope_scaling_short_factor=PHI_SHORT_12,
+                       rope_scaling_long_factor=PHI_LONG_12),
+    "smollm2": dict(dim=96, hidden_dim=192),
+    "lfm2_350m": dict(dim=64, hidden_dim=128),
+    "qwen3_5_0_8b": dict(dim=64, hidden_dim=128),
+}
+
+
+def export_legacy(family, params, ckpt, out, work, quantize=()):
+    """upstream's export_llama CLI, fp32, XNNPACK, KV cache, custom SDPA
+    (plus `quantize`, e.g. QUANTIZE_8DA4W)."""
     run_quietly([sys.executable, "-c", BOOT, "executorch.examples.models.llama.export_llama",
                  "--model", family, "-c", ckpt, "-p", params, "-X", "-kv",
-                 "--use_sdpa_with_kv_cache", "-d", "fp32",
+                 "--use_sdpa_with_kv_cache", "-d", "fp32", *quantize,
                  "--max_seq_length", str(MAX_SEQ), "--max_context_length", str(MAX_CONTEXT),
                  "--metadata", METADATA, "--output_name", out],
                 cwd=work, log=os.path.join(work, f"{family}_legacy.log"))
@@ -240,14 +269,17 @@ backend:
 def check_pieces(pieces, ids, sp, where):
     """Checks that the runner's per-token texts are those of the runtime's
     ids under upstream's decoding rule: a piece with U+2581 as a space, a
-    byte piece as "<0xNN>", a piece right after BOS without its leading
-    space, BOS itself as one space."""
+    byte piece as "<0xNN>" or as that byte, a piece right after BOS without its leading
+    space, BOS and EOS themselves as one space."""
     if len(pieces) != len(ids):
         raise RuntimeError(f"{where}: {len(pieces)} pieces for {len(ids)} ids")
     for k, (text, i) in enumerate(zip(pieces, ids)):
-        expected = " " if i == sp.bos_id() else sp.id_to_piece(i).replace("\u2581", " ")
+        expected = (" " if i in (sp.bos_id(), sp.eos_id())
+                    else sp.id_to_piece(i).replace("\u2581", " "))
         after_bos = k == 0 or ids[k - 1] == sp.bos_id()
-        if text != expected and not (after_bos and text == expected.lstrip(" ")):
+        raw = (chr(int(expected[3:5], 16)) if len(expected) == 6 and expected.startswith("<0x")
+               and expected.endswith(">") else None)
+        if text != expected and text != raw and not (after_bos and text == expected.lstrip(" ")):
             raise RuntimeError(f"{where}: runner text {text!r} is not id {i} {expected!r}")
 
 
@@ -359,7 +391,13 @@ def main():
     p.add_argument("--only", default="", help="comma-separated families to redo")
     p.add_argument("--reuse", action="store_true",
                    help="keep the programs in --out, redo the references")
+    p.add_argument("--variants", default="fp32,8da4w,extended",
+                   help="comma-separated program variants to redo (fp32, 8da4w, extended); "
+                        "the others' programs and references stay")
     args = p.parse_args()
+    variants = set(v for v in args.variants.split(",") if v)
+    if not variants <= {"fp32", "8da4w", "extended"}:
+        raise SystemExit(f"unknown variant in {args.variants}: fp32, 8da4w, extended")
     out = os.path.abspath(args.out)
     os.makedirs(out, exist_ok=True)
     tokenizer = os.path.abspath(os.path.join(out, "..", "llm", "tiny_llm_tokenizer.model"))
@@ -370,28 +408,37 @@ def main():
     path = os.path.join(out, "llm_families_reference.json")
     refs = {"tokenizer": "../llm/tiny_llm_tokenizer.model", "max_seq_len": MAX_SEQ,
             "max_context_len": MAX_CONTEXT, "programs": {}}
-    if os.path.exists(path) and args.only:
+    if os.path.exists(path) and (args.only or len(variants) < 3):
         with open(path, encoding="utf-8") as f:
             refs = json.load(f)
     sp, _ = piece_table(tokenizer)
     with tempfile.TemporaryDirectory() as work:
         for family in only:
             params, extended = FAMILIES[family]
-            programs = [os.path.join(out, f"{family}.pte")]
-            if extended:
-                programs.append(os.path.join(out, f"{family}_extended.pte"))
-            if not args.reuse:
+            name = {"fp32": f"{family}.pte", "8da4w": f"{family}_8da4w.pte",
+                    "extended": f"{family}_extended.pte"}
+            todo = [v for v in ("fp32", "8da4w", "extended")
+                    if v in variants and (v != "extended" or extended)]
+            programs = [os.path.join(out, name[v]) for v in todo]
+            for variant, program in zip(todo, programs):
+                if args.reuse:
+                    break
+                print(f"{family}: {variant}", flush=True)
+                if variant == "8da4w":
+                    wide = dict(params, **WIDER_8DA4W[family])
+                    params_path, ckpt = write_checkpoint(work, family, wide)
+                    export_legacy(family, params_path, ckpt, program, work, QUANTIZE_8DA4W)
+                    continue
                 params_path, ckpt = write_checkpoint(work, family, params)
-                print(f"{family}: export_llama", flush=True)
-                export_legacy(family, params_path, ckpt, programs[0], work)
-                if extended:
-                    print(f"{family}: export_llm extended_ops", flush=True)
-                    export_extended(family, params_path, ckpt, programs[1], work)
+                if variant == "extended":
+                    export_extended(family, params_path, ckpt, program, work)
+                else:
+                    export_legacy(family, params_path, ckpt, program, work)
             for program in programs:
                 print(f"{os.path.basename(program)}: reference", flush=True)
                 refs["programs"][os.path.basename(program)] = reference(
                     program, tokenizer, sp)
-    order = [f"{f}{s}.pte" for f in FAMILIES for s in ("", "_extended")]
+    order = [f"{f}{s}.pte" for f in FAMILIES for s in ("", "_8da4w", "_extended")]
     refs["programs"] = {k: refs["programs"][k] for k in order if k in refs["programs"]}
     with open(path, "w", encoding="utf-8") as f:
         json.dump(refs, f, indent=1, ensure_ascii=False)
