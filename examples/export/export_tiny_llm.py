@@ -115,10 +115,11 @@ def write_checkpoint(work, params=PARAMS, max_seq_len=MAX_CONTEXT, scale=0.1):
 
 
 def export_legacy(params, ckpt, out, max_seq=MAX_SEQ, max_context=MAX_CONTEXT,
-                  metadata=METADATA):
-    """upstream's export_llama CLI: 8da4w, 4-bit embeddings, KV cache, SDPA."""
+                  metadata=METADATA, model="llama3"):
+    """upstream's export_llama CLI: 8da4w, 4-bit embeddings, KV cache, SDPA.
+    `model` is export_llama's --model (the family)."""
     subprocess.run([sys.executable, "-m", "executorch.examples.models.llama.export_llama",
-                    "-c", ckpt, "-p", params, "-X", "-qmode", "8da4w", "-G", "32",
+                    "--model", model, "-c", ckpt, "-p", params, "-X", "-qmode", "8da4w", "-G", "32",
                     "-E", "4,32", "--use_kv_cache", "--use_sdpa_with_kv_cache", "-d", "fp32",
                     "--max_seq_length", str(max_seq), "--max_context_length", str(max_context),
                     "--metadata", metadata, "--output_name", out],

@@ -35,6 +35,15 @@ class OwningBufferLoader final : public DataLoader {
 };
 
 constexpr size_t kTempPoolSize = size_t(16) << 20;
+// Writes one zero per 4 KiB of a zeroed (calloc'd) block: the kernel maps
+// each page now instead of at the first execution that touches it.
+void prefault(uint8_t* p, size_t bytes) {
+  constexpr size_t kPage = 4096;
+  for (size_t i = 0; i < bytes; i += kPage) {
+    static_cast<volatile uint8_t*>(p)[i] = 0;
+  }
+}
+
 // A planned buffer larger than this is refused rather than attempted: the
 // size comes from the file.
 constexpr uint64_t kMaxPlannedBufferBytes = uint64_t(16) << 30;
@@ -303,6 +312,7 @@ Result<Module::LoadedMethod*> Module::loaded_method(const std::string& name,
     EMBER_CHECK_OR_RETURN(buffer != nullptr, Error::MemoryAllocationFailed,
                           "method '%s': cannot allocate planned buffer %zu of %zu bytes",
                           shown.c_str(), i, bytes);
+    if (prefault_planned_) prefault(buffer.get(), bytes);
     loaded->planned_spans.emplace_back(buffer.get(), bytes);
     loaded->planned.push_back(std::move(buffer));
   }

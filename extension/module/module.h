@@ -181,6 +181,13 @@ class Module final {
   // weights); on by default. Off, methods run as written.
   void set_prepare_operands(bool enabled) { prepare_operands_ = enabled; }
 
+  // Whether methods loaded from now on get every page of their planned
+  // buffers written once at load, so that executions never fault them in
+  // (a text generator's first prompt: otherwise the prefill pays a page
+  // fault for each fresh page of activations and KV cache). Off by
+  // default: planned memory a method never reaches then costs no RSS.
+  void set_prefault_planned_memory(bool enabled) { prefault_planned_ = enabled; }
+
   // Bytes of method-allocator memory used by `name`, after it loaded.
   size_t method_allocator_used(const std::string& name) const;
 
@@ -305,6 +312,7 @@ class Module final {
   mutable std::mutex mutex_;  // guards methods_
   std::map<std::string, std::unique_ptr<LoadedMethod>> methods_;
   bool prepare_operands_ = true;
+  bool prefault_planned_ = false;
 };
 
 }  // namespace ember

@@ -6,6 +6,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
 #include <cstring>
 #include <iterator>
 #include <string>
@@ -580,6 +584,75 @@ TEST(Module, MlockModesUnderARefusingMemlockLimit) {
   EXPECT_TRUE(mentions(path));
   EXPECT_TRUE(mentions("cannot mlock"));
   EXPECT_TRUE(mentions(std::strerror(refused.probe_errno())));
+}
+
+// VmRSS of this process in KiB (0 where /proc is absent).
+long rss_kib() {
+  FILE* f = std::fopen("/proc/self/status", "r");
+  if (f == nullptr) return 0;
+  char line[256];
+  long kib = 0;
+  while (std::fgets(line, sizeof(line), f) != nullptr) {
+    if (std::sscanf(line, "VmRSS: %ld kB", &kib) == 1) break;
+  }
+  std::fclose(f);
+  return kib;
+}
+
+// RSS growth (KiB) of loading every method of `path`, measured in a forked
+// child so that neither mode reuses the other's freed pages; -1 on error.
+long load_growth_in_child(const std::string& path, bool prefault) {
+  int fds[2];
+  if (pipe(fds) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    long growth = -1;
+    Result<std::unique_ptr<Module>> module = Module::load(path);
+    if (module.ok()) {
+      (*module)->set_prefault_planned_memory(prefault);
+      const long before = rss_kib();
+      bool ok = true;
+      for (const std::string& name : (*module)->method_names()) {
+        ok = ok && (*module)->load_method(name) == Error::Ok;
+      }
+      if (ok) growth = rss_kib() - before;
+    }
+    (void)!write(fds[1], &growth, sizeof(growth));
+    _exit(0);
+  }
+  close(fds[1]);
+  long growth = -1;
+  if (pid < 0 || read(fds[0], &growth, sizeof(growth)) != sizeof(growth)) growth = -1;
+  close(fds[0]);
+  if (pid > 0) waitpid(pid, nullptr, 0);
+  return growth;
+}
+
+// The largest planned memory of the committed fixtures: Voxtral's text
+// decoder, 3 MiB over its methods. With prefault on, loading maps every
+// planned page: RSS grows by at least half the planned bytes more than
+// without. (The LLM runners, which turn it on, are tested end to end in
+// test/llm.)
+TEST(Module, PrefaultMapsPlannedMemoryAtLoad) {
+  if (rss_kib() == 0) GTEST_SKIP() << "no /proc/self/status";
+  const std::string path = models_dir() + "/multimodal/voxtral/model.pte";
+  std::unique_ptr<Module> module = load_module(path);
+  ASSERT_NE(module, nullptr);
+  size_t planned = 0;
+  for (const std::string& name : module->method_names()) {
+    Result<MethodMeta> meta = module->method_meta(name);
+    ASSERT_TRUE(meta.ok()) << message();
+    for (size_t i = 0; i < meta->num_memory_planned_buffers(); ++i) {
+      planned += size_t(meta->memory_planned_buffer_size(i).get());
+    }
+  }
+  ASSERT_GT(planned, size_t(2) << 20);
+  const long off = load_growth_in_child(path, false), on = load_growth_in_child(path, true);
+  ASSERT_GE(off, 0);
+  ASSERT_GE(on, 0);
+  EXPECT_GE(on - off, long(planned / 2048))
+      << "RSS growth " << off << " KiB without prefault, " << on << " KiB with, planned "
+      << planned / 1024 << " KiB";
 }
 
 }  // namespace

@@ -62,6 +62,9 @@ Result<std::unique_ptr<Module>> open_program(const std::string& path,
                                              const char* what) {
   Result<std::unique_ptr<Module>> module = Module::load(path, data_paths);
   if (!module.ok()) return module.error();
+  // As TextLlmRunner: activations and caches mapped at load, not during
+  // the first prompt.
+  (*module)->set_prefault_planned_memory(true);
   for (const char* name : required) {
     if (!has_method(**module, name)) {
       set_error_message("%s has no '%s' method: %s", PrintableName(path.c_str()).c_str(), name,

@@ -22,6 +22,9 @@ Result<std::unique_ptr<TextLlmRunner>> TextLlmRunner::create(
   Result<std::unique_ptr<Module>> module = Module::load(model_path, data_paths);
   if (!module.ok()) return module.error();
   r->module_ = std::move(*module);
+  // A generator reaches its activations on the first prompt and its KV
+  // cache as the text grows: mapped at load, not during time to first token.
+  r->module_->set_prefault_planned_memory(true);
   r->tokenizer_ = std::move(tokenizer);
   r->method_ = method_name;
   r->model_path_ = model_path;
