@@ -245,7 +245,36 @@ Defined define_unary_node(const NodeArgs& a) {
           "unary"};
 }
 
+// The pinned XNNPACK's x86 4-bit blockwise GEMM kernels below AVX2 (the
+// SSE2 4x4c8 family) read out of bounds, and crash, when a weight row
+// holds an odd number of blocks (input channels / block size: 3 blocks of
+// 32 crash, 2 or 4 run; tried at 96 to 320 input channels, 16 to 96
+// output channels). Such a node is refused, naming it, on x86 CPUs (or CPU
+// levels) without AVX2, instead of taking the process down.
+bool blockwise_odd_blocks_below_avx2(const NodeArgs& a) {
+#if defined(__x86_64__) || defined(__i386__) || defined(_M_X64)
+  if (a.node.num_inputs < 2 || a.node.inputs[1] == kInvalidId) return false;
+  const Value& w = a.g.values[a.node.inputs[1]];
+  if (w.dtype != xnn_datatype_qbint4 || w.num_dims != 2 || w.block_size == 0) return false;
+  return (w.dims[1] / w.block_size) % 2 == 1 && (cpu_features() & kCpuX86Avx2) == 0;
+#else
+  (void)a;
+  return false;
+#endif
+}
+
 Defined define_fully_connected_node(const NodeArgs& a) {
+  if (blockwise_odd_blocks_below_avx2(a)) {
+    const Value& w = a.g.values[a.node.inputs[1]];
+    set_error_message(
+        "XNNPACK node %zu (%s): 4-bit blockwise weights of %zu input channels in blocks of "
+        "%zu (an odd number of blocks) need AVX2 or later: the pinned XNNPACK's kernels for "
+        "this CPU level crash on them",
+        a.node.index, node_type_name(a.node.type), size_t(w.dims[1]), size_t(w.block_size));
+    Defined d;
+    d.error = Error::NotSupported;
+    return d;
+  }
   return {xnn_define_fully_connected(a.sg, a.lo, a.hi, a.in(0), a.in(1), a.in(2), a.out,
                                      a.flags),
           "fully_connected"};
