@@ -6,9 +6,7 @@
 #include "backends/xnnpack/xnnpack_backend.h"
 
 namespace ember::runner {
-namespace {
 
-// A "Name:   123 kB" field of /proc/self/status; 0 when absent.
 long status_kib(const char* field) {
   std::ifstream in("/proc/self/status");
   std::string line;
@@ -20,6 +18,8 @@ long status_kib(const char* field) {
   }
   return 0;
 }
+
+namespace {
 
 double mib(double kib) { return kib / 1024.0; }
 

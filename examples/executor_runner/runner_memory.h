@@ -15,6 +15,10 @@
 
 namespace ember::runner {
 
+// A "Name:   123 kB" field of /proc/self/status in KiB ("VmRSS", "VmHWM":
+// the peak, which exec resets); 0 when absent.
+long status_kib(const char* field);
+
 class MemoryReport {
  public:
   // Records RSS now under `stage` ("program loaded").

@@ -120,30 +120,13 @@ bool read_text(const std::string& path, std::string* text) {
   return true;
 }
 
-// A field of /proc/self/status in KiB ("VmRSS", "VmHWM"); 0 if unknown.
-long status_kib(const char* field) {
-  FILE* f = std::fopen("/proc/self/status", "r");
-  if (f == nullptr) return 0;
-  char line[256];
-  long kib = 0;
-  const size_t n = std::strlen(field);
-  while (std::fgets(line, sizeof(line), f) != nullptr) {
-    if (std::strncmp(line, field, n) == 0 && line[n] == ':' &&
-        std::sscanf(line + n + 1, "%ld", &kib) == 1) {
-      break;
-    }
-  }
-  std::fclose(f);
-  return kib;
-}
-
 // This process's resident memory now, in KiB; 0 if unknown.
-long current_rss_kib() { return status_kib("VmRSS"); }
+long current_rss_kib() { return ember::runner::status_kib("VmRSS"); }
 
 // Its peak (VmHWM, which exec resets; getrusage's ru_maxrss keeps the
 // parent's peak across fork and exec, so a runner started by a large
 // process would report that process's size).
-long peak_rss_kib() { return status_kib("VmHWM"); }
+long peak_rss_kib() { return ember::runner::status_kib("VmHWM"); }
 
 bool write_etdump(const ember::devtools::EventRecorder& recorder, const std::string& path) {
   auto bytes = ember::devtools::write_etdump(recorder);

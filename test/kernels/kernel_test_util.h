@@ -91,8 +91,11 @@ class Arg {
   std::shared_ptr<void> storage_;  // keeps a list's items alive
 };
 
-// Calls kernel `op` ("aten::add.out") with `args`; returns ctx.failure().
-inline Error call_kernel(const std::string& op, const std::vector<Arg>& args) {
+// Calls kernel `op` ("aten::add.out") with `args` in `mode` (Prepare gets
+// no temp allocator, as at load); returns ctx.failure(), and in *stopped
+// (when given) whether the kernel called prepared_stop().
+inline Error call_kernel(const std::string& op, const std::vector<Arg>& args,
+                         KernelContext::Mode mode, bool* stopped = nullptr) {
   const size_t dot = op.find('.');
   const std::string name = dot == std::string::npos ? op : op.substr(0, dot);
   const std::string overload = dot == std::string::npos ? "" : op.substr(dot + 1);
@@ -112,10 +115,17 @@ inline Error call_kernel(const std::string& op, const std::vector<Arg>& args) {
   }
   static std::vector<unsigned char> temp(1 << 20);
   MemoryAllocator temp_allocator(temp.data(), temp.size());
-  KernelContext ctx(&temp_allocator);
+  KernelContext ctx(mode == KernelContext::Mode::Prepare ? nullptr : &temp_allocator);
+  ctx.set_mode(mode);
   clear_error_message();
   fn(ctx, Span<EValue*>(ptrs.data(), ptrs.size()));
+  if (stopped != nullptr) *stopped = ctx.stopped();
   return ctx.failure();
+}
+
+// The same in Run mode (a plain call).
+inline Error call_kernel(const std::string& op, const std::vector<Arg>& args) {
+  return call_kernel(op, args, KernelContext::Mode::Run);
 }
 
 // True when the last recorded error message contains `needle`.

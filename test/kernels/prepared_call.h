@@ -25,36 +25,16 @@ struct ModeCall {
   std::string message;
 };
 
-// Calls `op` in `mode` (Prepare gets no temp allocator, as at load).
+// Calls `op` in `mode` (call_kernel: Prepare gets no temp allocator, as
+// at load), checking first that `op` is a prepared kernel.
 inline ModeCall call_kernel_in_mode(const std::string& op, const std::vector<Arg>& args,
                                     KernelContext::Mode mode) {
   const size_t dot = op.find('.');
   const std::string name = op.substr(0, dot);
   const std::string overload = dot == std::string::npos ? "" : op.substr(dot + 1);
-  ModeCall result;
   EXPECT_TRUE(kernel_prepares(name.c_str(), overload.c_str())) << op << " is not prepared";
-  OpFunction fn = find_kernel(name.c_str(), overload.c_str());
-  if (fn == nullptr) {
-    result.error = Error::OperatorMissing;
-    return result;
-  }
-  record_operator_call(op);
-  std::vector<EValue> values;
-  for (const Arg& a : args) {
-    values.push_back(a.value());
-  }
-  std::vector<EValue*> ptrs;
-  for (EValue& v : values) {
-    ptrs.push_back(&v);
-  }
-  static std::vector<unsigned char> temp(1 << 20);
-  MemoryAllocator temp_allocator(temp.data(), temp.size());
-  KernelContext ctx(mode == KernelContext::Mode::Prepare ? nullptr : &temp_allocator);
-  ctx.set_mode(mode);
-  clear_error_message();
-  fn(ctx, Span<EValue*>(ptrs.data(), ptrs.size()));
-  result.error = ctx.failure();
-  result.stopped = ctx.stopped();
+  ModeCall result;
+  result.error = call_kernel(op, args, mode, &result.stopped);
   result.message = last_error_message();
   return result;
 }
