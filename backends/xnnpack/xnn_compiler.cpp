@@ -690,11 +690,7 @@ Plan::~Plan() {
     if (s.runtime != nullptr) xnn_delete_runtime(s.runtime);
   }
   for (void* p : owned) std::free(p);
-  if (shared_workspace) {
-    release_method_workspace(method_key);
-  } else if (workspace != nullptr) {
-    xnn_release_workspace(workspace);
-  }
+  if (workspace != nullptr) release_workspace(method_key, workspace);
 }
 
 namespace {
@@ -783,9 +779,9 @@ Error place_values(Plan* plan, const Usage& usage) {
 // workspace the plan's runtimes share.
 Error open_weights_and_workspace(Plan* plan, size_t* packed_before, size_t* released_before) {
   const Graph& g = plan->graph;
-  const bool shared = plan->method_key != nullptr && !plan->dynamic_shapes;
-  plan->weights = shared ? acquire_method_weights(plan->method_key)
-                         : std::make_shared<WeightsCache>();
+  const bool shared_weights = plan->method_key != nullptr && !plan->dynamic_shapes;
+  plan->weights = shared_weights ? acquire_method_weights(plan->method_key)
+                                 : std::make_shared<WeightsCache>();
   plan->weights->reopen();
   *packed_before = plan->weights->packed_bytes();
   *released_before = plan->weights->released_bytes();
@@ -793,16 +789,9 @@ Error open_weights_and_workspace(Plan* plan, size_t* packed_before, size_t* rele
     plan->weights->name_source(g.named_buffers[i].data(), g.named_keys[i]);
   }
   plan_weight_release(plan);
-  if (shared) {
-    plan->workspace = acquire_method_workspace(plan->method_key);
-    plan->shared_workspace = plan->workspace != nullptr;
-    EMBER_CHECK_OR_RETURN(plan->workspace != nullptr, Error::DelegateMemoryAllocationFailed,
-                          "xnn_create_workspace failed");
-  } else {
-    const xnn_status s = xnn_create_workspace(&plan->workspace);
-    EMBER_CHECK_OR_RETURN(s == xnn_status_success, Error::DelegateMemoryAllocationFailed,
-                          "xnn_create_workspace failed (%s)", status_name(s));
-  }
+  plan->workspace = acquire_workspace(plan->method_key);
+  EMBER_CHECK_OR_RETURN(plan->workspace != nullptr, Error::DelegateMemoryAllocationFailed,
+                        "xnn_create_workspace failed");
   return Error::Ok;
 }
 
@@ -844,8 +833,8 @@ Error compile_plan(Plan* plan) {
   EMBER_LOG(Debug, "XNNPACK delegate: %zu bytes of weights packed, %zu bytes of program "
             "constants released after packing (the %s cache holds %zu blocks, %zu bytes)",
             plan->packed_bytes, plan->released_bytes,
-            plan->shared_workspace ? "method's" : "plan's", plan->weights->entries(),
-            plan->weights->packed_bytes());
+            plan->method_key != nullptr && !plan->dynamic_shapes ? "method's" : "plan's",
+            plan->weights->entries(), plan->weights->packed_bytes());
   return Error::Ok;
 }
 

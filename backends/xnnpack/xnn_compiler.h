@@ -55,9 +55,9 @@ struct Plan {
   std::vector<Shape> input_shapes;
   xnn_workspace_t workspace = nullptr;  // shared by the runtimes
   // Set before compile_plan() to share the workspace with the method's
-  // other static plans (xnn_shared_workspace.h): the method's key.
+  // other plans, and the weights cache with its other static plans
+  // (xnn_shared_workspace.h): the method's key.
   const void* method_key = nullptr;
-  bool shared_workspace = false;  // `workspace` is method_key's
   // Packed weights of the runtimes (xnn_weights_cache.h), the method's
   // cache for a static plan with a method key; the constants only a packing
   // node reads are released from the program once packed. packed_bytes and

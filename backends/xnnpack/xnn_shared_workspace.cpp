@@ -14,7 +14,7 @@ struct Entry {
 };
 
 std::mutex g_mutex;
-std::vector<Entry> g_entries;  // a handful: one per loaded method
+std::vector<Entry> g_entries;  // a handful: one per loaded method (and keyless plan)
 
 struct WeightsEntry {
   const void* method;
@@ -24,10 +24,10 @@ std::vector<WeightsEntry> g_weights;  // expired entries dropped on the next acq
 
 }  // namespace
 
-xnn_workspace_t acquire_method_workspace(const void* method) {
+xnn_workspace_t acquire_workspace(const void* method) {
   std::lock_guard<std::mutex> lock(g_mutex);
   for (Entry& e : g_entries) {
-    if (e.method == method) {
+    if (method != nullptr && e.method == method) {
       ++e.users;
       return e.workspace;
     }
@@ -38,16 +38,21 @@ xnn_workspace_t acquire_method_workspace(const void* method) {
   return workspace;
 }
 
-void release_method_workspace(const void* method) {
+void release_workspace(const void* method, xnn_workspace_t workspace) {
   std::lock_guard<std::mutex> lock(g_mutex);
   for (size_t i = 0; i < g_entries.size(); ++i) {
-    if (g_entries[i].method != method) continue;
+    if (g_entries[i].method != method || g_entries[i].workspace != workspace) continue;
     if (--g_entries[i].users == 0) {
       xnn_release_workspace(g_entries[i].workspace);
       g_entries.erase(g_entries.begin() + std::ptrdiff_t(i));
     }
     return;
   }
+}
+
+size_t live_workspaces() {
+  std::lock_guard<std::mutex> lock(g_mutex);
+  return g_entries.size();
 }
 
 std::shared_ptr<WeightsCache> acquire_method_weights(const void* method) {

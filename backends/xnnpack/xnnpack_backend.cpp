@@ -6,6 +6,7 @@
 #include <new>
 
 #include "backends/xnnpack/xnn_compiler.h"
+#include "backends/xnnpack/xnn_shared_workspace.h"
 #include "backends/xnnpack/xnn_trace.h"
 #include "runtime/backend/backend.h"
 #include "runtime/platform/log.h"
@@ -257,6 +258,7 @@ MemoryStats memory_stats() {
   stats.delegates = g_delegates.load();
   stats.packed_weight_bytes = g_packed_bytes.load();
   stats.released_constant_bytes = g_released_bytes.load();
+  stats.workspaces = live_workspaces();
   return stats;
 }
 

@@ -60,6 +60,7 @@ struct MemoryStats {
   size_t delegates = 0;
   size_t packed_weight_bytes = 0;       // the delegates' packed weights
   size_t released_constant_bytes = 0;   // program constants released once packed
+  size_t workspaces = 0;                // XNNPACK workspaces (a method's delegates share one)
 };
 MemoryStats memory_stats();
 

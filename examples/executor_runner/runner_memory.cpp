@@ -58,8 +58,9 @@ void MemoryReport::print(FILE* out, const Module& module, const std::vector<std:
   const xnnpack::MemoryStats x = xnnpack::memory_stats();
   if (x.delegates > 0) {
     fprintf(out, "  XNNPACK delegates (%zu): packed weights %.1f MiB; program constants "
-            "released once packed %.1f MiB\n", x.delegates, x.packed_weight_bytes / 1048576.0,
-            x.released_constant_bytes / 1048576.0);
+            "released once packed %.1f MiB; workspaces %zu\n", x.delegates,
+            x.packed_weight_bytes / 1048576.0, x.released_constant_bytes / 1048576.0,
+            x.workspaces);
   }
 }
 

@@ -19,6 +19,7 @@
 #include <thread>
 #include <vector>
 
+#include "backends/xnnpack/xnnpack_backend.h"
 #include "extension/llm/runner/text_llm_runner.h"
 #include "runtime/platform/cpu_features.h"
 #include "runtime/core/error_message.h"
@@ -247,6 +248,21 @@ TEST_P(TinyLlm, AFullContextIsAClearError) {
   EXPECT_EQ(runner->generate("The fox", config), Error::InvalidArgument);
   EXPECT_NE(std::string(last_error_message()).find("does not fit"), std::string::npos)
       << last_error_message();
+}
+
+// A method's XNNPACK delegates take turns in one workspace, the
+// bounded-dynamic ones of a whole-prompt prefill too (one workspace each
+// cost SmolLM2-135M 72 MiB more peak RSS); the greedy tests above run on it, with
+// prompts of several lengths reshaping the delegates in turn.
+TEST_P(TinyLlm, TheMethodsDelegatesShareOneWorkspace) {
+  const xnnpack::MemoryStats before = xnnpack::memory_stats();
+  auto runner = make_runner(GetParam());
+  ASSERT_NE(runner, nullptr);
+  ASSERT_EQ(runner->load(), Error::Ok) << last_error_message();
+  const xnnpack::MemoryStats loaded = xnnpack::memory_stats();
+  if (loaded.delegates == before.delegates) GTEST_SKIP() << "no XNNPACK delegate";
+  EXPECT_GT(loaded.delegates - before.delegates, 1u);
+  EXPECT_EQ(loaded.workspaces - before.workspaces, 1u);
 }
 
 TEST_P(TinyLlm, StopFromAnotherThreadEndsGenerationPromptly) {
