@@ -167,8 +167,10 @@ ci_runs() {
   esac
 }
 
-run_target() {  # run_target TARGET: one libFuzzer run; its exit status in logs/TARGET.rc
-  local t=$1 crashes=$build_dir/crashes/$1 log=$build_dir/logs/$1.log corpus budget what rc
+status=0
+for t in "${targets[@]}"; do
+  crashes=$build_dir/crashes/$t
+  log=$build_dir/logs/$t.log
   if [ $ci = 1 ]; then
     corpus=$build_dir/ci-corpus/$t
     rm -rf "$corpus"
@@ -182,43 +184,22 @@ run_target() {  # run_target TARGET: one libFuzzer run; its exit status in logs/
   mkdir -p "$corpus" "$crashes" "$(dirname "$log")"
   seed "$t" "$corpus"
   echo "== $t: $what, corpus $corpus, crashes in $crashes/"
+  set +e
   # detect_leaks: a leak is a finding too. -fork=1 is not used: one process
   # keeps the stats simple; -ignore_crashes=0 stops on the first finding.
   # An allocation over 256 MiB returns null (max_allocation_size_mb, below
   # libFuzzer's 2 GiB malloc limit): a blob may ask XNNPACK for gigabytes
   # (a pooling window's indirection buffer), and what must be checked is
   # that the failure comes back as an Error.
-  rc=0
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=1:max_allocation_size_mb=256 \
   UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     "$build_dir/fuzz/${t}_fuzzer" "$corpus" -dict="$(dict "$t")" \
       -max_len="$(max_len "$t")" "${budget[@]}" -timeout=10 -rss_limit_mb=2048 \
-      -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1 || rc=$?
-  echo "$rc" >"$build_dir/logs/$t.rc"
-}
-
-# Each libFuzzer process is single-threaded: the targets run side by side,
-# as many at once as there are cores (EMBER_FUZZ_JOBS overrides), each on
-# its own fixed budget, so the results do not depend on the count.
-jobs=${EMBER_FUZZ_JOBS:-$(nproc)}
-mkdir -p "$build_dir/logs"
-running=0
-for t in "${targets[@]}"; do
-  rm -f "$build_dir/logs/$t.rc"
-  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
-  run_target "$t" &
-  running=$((running + 1))
-done
-wait || true
-
-status=0
-for t in "${targets[@]}"; do
-  log=$build_dir/logs/$t.log
-  crashes=$build_dir/crashes/$t
-  rc=$(cat "$build_dir/logs/$t.rc" 2>/dev/null || echo missing)
-  echo "== $t (exit $rc)"
+      -artifact_prefix="$crashes/" -print_final_stats=1 >"$log" 2>&1
+  rc=$?
+  set -e
   grep -E '^#[0-9]+ +DONE|stat::number_of_executed_units|stat::average_exec_per_sec|stat::peak_rss_mb' "$log" || true
-  if [ "$rc" != 0 ]; then
+  if [ $rc -ne 0 ]; then
     echo "!! $t: libFuzzer exited $rc; reproducer(s):" >&2
     ls "$crashes" >&2
     grep -m5 -E 'ERROR|runtime error|SUMMARY' "$log" >&2 || true
