@@ -55,6 +55,10 @@ void softmax_times_v(const Dims& d, const Params& p, int64_t r0, int64_t m, Rows
     }
   }
   math::softmax_f32(size_t(m), n, 1, scores, scores, false, isa);
+  if (m == 1) {  // a decoding step: the value rows streamed whole, on this thread
+    math::vecmat_rows_f32(n, dim, scores, v.p, v.ld, o + size_t(r0) * o_ld, isa);
+    return;
+  }
   math::gemm_f32(size_t(m), dim, n, scores, n, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
 }
 
@@ -72,41 +76,39 @@ void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, 
   }
 }
 
-// One query row (a decoding step): each score is a cache row of keys
-// against q, read in place (gemv_rows_f32); packing the keys would cost as
-// much as the product itself.
+// One query row (a decoding step) on the calling thread: each score is a
+// cache row of keys against q, read in place (gemv_rows_f32); packing the
+// keys would cost as much as the product itself.
 void attend_row(const Dims& d, const Params& p, Rows q, Rows k, Rows v, float* o, size_t o_ld,
                 float* scores, math::Isa isa) {
-  math::gemv_rows_f32(size_t(d.kv_len), size_t(d.head_dim), k.p, k.ld, q.p, scores, isa);
+  math::gemv_rows_f32(size_t(d.kv_len), size_t(d.head_dim), k.p, k.ld, q.p, scores, isa,
+                      /*pool=*/false);
   softmax_times_v(d, p, 0, 1, v, o, o_ld, scores, isa);
 }
 
-// A decoding step on float tensors (seq 1): one task per (batch, query
-// head), each with its own kv_len scores in `scores`. The tasks go to the
-// pool when each head's product is small enough that its own kernels stay
-// inline (math's threshold); longer caches keep the heads in order and
-// let each head's product use the pool.
+// A decoding step on float tensors (seq 1): one pool task per (batch,
+// cache head), which runs the query heads of its group one after another,
+// each with its own kv_len scores in `scores`: the group's keys and
+// values come from memory once and from cache for the other heads.
 void attend_rows_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v,
                        Tensor out, float* scores, math::Isa isa) {
   const size_t n = size_t(d.kv_len);
   const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
   const size_t kv_batch = size_t(d.cache_len) * kv_ld;
   const int64_t reps = d.heads / d.kv_heads;
-  auto head = [&](size_t t) {
-    const int64_t b = int64_t(t) / d.heads, h = int64_t(t) % d.heads;
-    const size_t kv_at = size_t(b) * kv_batch + size_t(h / reps * d.head_dim);
-    const size_t q_at = size_t(b) * q_ld + size_t(h * d.head_dim);
-    attend_row(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld},
-               Rows{k.const_data_ptr<float>() + kv_at, kv_ld},
-               Rows{v.const_data_ptr<float>() + kv_at, kv_ld},
-               out.mutable_data_ptr<float>() + q_at, q_ld, scores + t * n, isa);
+  auto group = [&](size_t t) {
+    const int64_t b = int64_t(t) / d.kv_heads, g = int64_t(t) % d.kv_heads;
+    const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
+    for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
+      const size_t q_at = size_t(b) * q_ld + size_t(h * d.head_dim);
+      attend_row(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld},
+                 Rows{k.const_data_ptr<float>() + kv_at, kv_ld},
+                 Rows{v.const_data_ptr<float>() + kv_at, kv_ld},
+                 out.mutable_data_ptr<float>() + q_at, q_ld,
+                 scores + size_t(b * d.heads + h) * n, isa);
+    }
   };
-  const size_t tasks = size_t(d.batch * d.heads);
-  if (n * size_t(d.head_dim) < math::kInlineMacs) {
-    parallel_for(tasks, [&head](size_t t) { head(t); });
-  } else {
-    for (size_t t = 0; t < tasks; ++t) head(t);
-  }
+  parallel_for(size_t(d.batch * d.kv_heads), [&group](size_t t) { group(t); });
 }
 
 // Float tensors: every operand read and written in place.

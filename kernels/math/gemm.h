@@ -134,7 +134,18 @@ void bmm_f32(size_t batch, size_t m, size_t n, size_t k, const float* a, size_t 
 // against a key cache, where packing the keys would cost as much as the
 // product). Row blocks go to the pool when the product is large. Each
 // row's sum: vector lanes in order, then the tail in order.
+// With `pool` false, on the calling thread whatever the size (inside a
+// pool task).
 void gemv_rows_f32(size_t m, size_t k, const float* a, size_t lda, const float* x, float* y,
-                   Isa isa = best_isa());
+                   Isa isa = best_isa(), bool pool = true);
+
+// y[0:n) = x[0:m) A: the sum over i < m of x[i] times row i of A
+// (a[i * lda + 0:n)), on the calling thread, A read in place one whole row
+// after another (attention's probabilities times a value cache: a panel of
+// columns at a time would cross a page per row when rows are a page
+// apart, as a cache of 8 heads of 128 is). Each output sums over i in
+// order.
+void vecmat_rows_f32(size_t m, size_t n, const float* x, const float* a, size_t lda, float* y,
+                     Isa isa = best_isa());
 
 }  // namespace ember::math

@@ -1,4 +1,5 @@
-// gemv_rows_f32 (gemm.h): each row of A against one vector, read in place.
+// gemv_rows_f32 (gemm.h): each row of A against one vector, read in place;
+// vecmat_rows_f32: one vector times A, A's rows streamed in place.
 #include <cstddef>
 
 #include "kernels/math/gemm.h"
@@ -64,6 +65,64 @@ EMBER_MATH_INLINE void gemv_rows(size_t r0, size_t r1, size_t k, const float* a,
   }
 }
 
+// y = x A over m rows: kAcc vectors of columns summed in registers while
+// every row streams past, then single vectors, then the scalar tail.
+template <typename V>
+EMBER_MATH_INLINE void vecmat_rows(size_t m, size_t n, const float* x, const float* a,
+                                   size_t lda, float* y) {
+  constexpr size_t W = sizeof(V) / sizeof(float);
+  constexpr size_t kAcc = 8;
+  size_t j = 0;
+  for (; j + kAcc * W <= n; j += kAcc * W) {
+    V acc[kAcc] = {};
+    for (size_t i = 0; i < m; ++i) {
+      const float* row = a + i * lda + j;
+      const float xi = x[i];
+      for (size_t v = 0; v < kAcc; ++v) {
+        V b;
+        load_vec(b, row + v * W);
+        acc[v] += b * xi;
+      }
+    }
+    for (size_t v = 0; v < kAcc; ++v) store_vec(y + j + v * W, acc[v]);
+  }
+  for (; j + W <= n; j += W) {
+    V acc = {};
+    for (size_t i = 0; i < m; ++i) {
+      V b;
+      load_vec(b, a + i * lda + j);
+      acc += b * x[i];
+    }
+    store_vec(y + j, acc);
+  }
+  for (; j < n; ++j) {
+    float s = 0.0f;
+    for (size_t i = 0; i < m; ++i) s += x[i] * a[i * lda + j];
+    y[j] = s;
+  }
+}
+
+struct VecmatRun {
+  size_t m, n;
+  const float* x;
+  const float* a;
+  size_t lda;
+  float* y;
+};
+
+void vecmat_baseline(const VecmatRun& r) { vecmat_rows<VecF4>(r.m, r.n, r.x, r.a, r.lda, r.y); }
+#if EMBER_MATH_X86_DISPATCH
+EMBER_MATH_TARGET_AVX2 void vecmat_avx2(const VecmatRun& r) {
+  vecmat_rows<VecF8>(r.m, r.n, r.x, r.a, r.lda, r.y);
+}
+EMBER_MATH_TARGET_AVX512 void vecmat_avx512(const VecmatRun& r) {
+  vecmat_rows<VecF16>(r.m, r.n, r.x, r.a, r.lda, r.y);
+}
+#endif
+#if EMBER_MATH_NEON_DISPATCH
+void vecmat_neon(const VecmatRun& r) { vecmat_rows<VecF4>(r.m, r.n, r.x, r.a, r.lda, r.y); }
+#endif
+
 struct GemvRun {
   size_t m, k;
   const float* a;
@@ -92,7 +151,7 @@ void run_neon(const GemvRun& g, size_t r0, size_t r1) {  // two NEON registers p
 }  // namespace
 
 void gemv_rows_f32(size_t m, size_t k, const float* a, size_t lda, const float* x, float* y,
-                   Isa isa) {
+                   Isa isa, bool pool) {
   if (m == 0) return;
   void (*fn)(const GemvRun&, size_t, size_t) = run_baseline;
 #if EMBER_MATH_X86_DISPATCH
@@ -104,7 +163,7 @@ void gemv_rows_f32(size_t m, size_t k, const float* a, size_t lda, const float* 
 #endif
   (void)isa;
   const GemvRun g{m, k, a, lda, x, y};
-  if (m * k < kInlineMacs || m <= kRowsPerTask) {
+  if (!pool || m * k < kInlineMacs || m <= kRowsPerTask) {
     fn(g, 0, m);
     return;
   }
@@ -113,6 +172,21 @@ void gemv_rows_f32(size_t m, size_t k, const float* a, size_t lda, const float* 
     const size_t r0 = t * kRowsPerTask;
     fn(g, r0, r0 + kRowsPerTask < m ? r0 + kRowsPerTask : m);
   });
+}
+
+void vecmat_rows_f32(size_t m, size_t n, const float* x, const float* a, size_t lda, float* y,
+                     Isa isa) {
+  if (n == 0) return;
+  void (*fn)(const VecmatRun&) = vecmat_baseline;
+#if EMBER_MATH_X86_DISPATCH
+  if (isa == Isa::kAvx512) fn = vecmat_avx512;
+  if (isa == Isa::kAvx2) fn = vecmat_avx2;
+#endif
+#if EMBER_MATH_NEON_DISPATCH
+  if (isa == Isa::kNeon) fn = vecmat_neon;
+#endif
+  (void)isa;
+  fn(VecmatRun{m, n, x, a, lda, y});
 }
 
 }  // namespace ember::math

@@ -1,6 +1,7 @@
 // gemv_rows_f32 (gemm.h) against a double-precision reference, on every
 // ISA path this CPU runs, at 1, 2 and 3 threads (identical bits), with a
-// row stride wider than the row and lengths around every vector width.
+// row stride wider than the row and lengths around every vector width;
+// vecmat_rows_f32 the same way, its rows a page apart as a value cache's.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -53,6 +54,38 @@ TEST(Gemv, RowsMatchReferenceOnEveryIsaAndThreadCount) {
               << isa_name(isa) << ": " << threads << " threads changed the bits";
         }
       }
+    }
+  }
+}
+
+TEST(Gemv, VecmatMatchesReferenceOnEveryIsa) {
+  struct Shape {
+    size_t m, n, lda;
+  };
+  // Columns: 0, below, at and past one vector of 4, 8 and 16 lanes and the
+  // eight-vector block of each (32, 64, 128), a head of 64 and of 128 in
+  // a cache row of 1024; rows: 0, 1 and a long cache.
+  const Shape shapes[] = {{1, 1, 1},     {3, 5, 5},      {4, 16, 16},     {5, 17, 40},
+                          {7, 33, 40},   {9, 65, 70},    {520, 128, 1024}, {300, 64, 1024},
+                          {2, 131, 131}, {0, 8, 8},      {6, 0, 3},        {1, 250, 256}};
+  for (const Shape& s : shapes) {
+    const std::vector<float> a = random_floats(s.m * s.lda + s.n + 1, 5);
+    const std::vector<float> x = random_floats(s.m + 1, 13);
+    std::vector<double> want(s.n, 0.0), mag(s.n, 0.0);
+    for (size_t i = 0; i < s.m; ++i) {
+      for (size_t j = 0; j < s.n; ++j) {
+        want[j] += double(x[i]) * double(a[i * s.lda + j]);
+        mag[j] += std::fabs(double(x[i]) * double(a[i * s.lda + j]));
+      }
+    }
+    for (Isa isa : supported_isas()) {
+      std::vector<float> y(s.n + 1, NAN);
+      vecmat_rows_f32(s.m, s.n, x.data(), a.data(), s.lda, y.data(), isa);
+      for (size_t j = 0; j < s.n; ++j) {
+        ASSERT_LE(std::fabs(double(y[j]) - want[j]), 2e-7 * double(s.m + 4) * mag[j] + 1e-30)
+            << isa_name(isa) << " m " << s.m << " n " << s.n << " column " << j;
+      }
+      EXPECT_TRUE(std::isnan(y[s.n])) << isa_name(isa) << ": wrote past column " << s.n;
     }
   }
 }

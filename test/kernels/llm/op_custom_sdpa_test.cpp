@@ -157,15 +157,17 @@ TEST(CustomSdpa, DecodeStepsMatchNaiveAttention) {
 }
 
 TEST(CustomSdpa, DecodeOnThePoolMatchesNaiveAttention) {
-  // A decoding step's heads are tasks on the pool while a head's product
-  // is small (kv_len x head_dim < 65,536) and run in order past that
-  // (each head's product then uses the pool): both sides of the switch,
-  // at one and two threads, 8 / 2 heads.
+  // A decoding step is one pool task per cache head, which runs the query
+  // heads of its group: at one and two threads, 8 / 2 heads (groups of 4),
+  // 16 / 8 of 128 (Qwen3's shape, rows a page apart) and 3 / 3, short and
+  // long caches.
   for (size_t threads : {size_t(1), size_t(2)}) {
     ASSERT_EQ(set_num_threads(threads), Error::Ok);
     for (int start_pos : {0, 200, 1023, 1100}) {
       expect_matches_naive(1, 8, 2, 64, 1110, start_pos, true, double(start_pos));
     }
+    expect_matches_naive(1, 16, 8, 128, 600, 520, true, 520.0);
+    expect_matches_naive(1, 3, 3, 40, 300, 77, true, 77.0);
   }
   ASSERT_EQ(set_num_threads(1), Error::Ok);
 }
