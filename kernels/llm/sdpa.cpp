@@ -1,5 +1,6 @@
 #include "kernels/llm/sdpa.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 
@@ -34,18 +35,19 @@ struct Params {
   float scale;
 };
 
-// Query rows [r0, r0 + m) of one head, their raw scores q k^T in `scores`
-// (m x kv_len): scaled, masked (causal or by the mask), normalized, then
-// o = scores x v.
-void softmax_times_v(const Dims& d, const Params& p, int64_t r0, int64_t m, Rows v, float* o,
-                     size_t o_ld, float* scores, math::Isa isa) {
-  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
-  for (int64_t i = 0; i < m; ++i) {
+// Query rows [r0, r0 + m) of `count` heads (each head's rows one after
+// another in `scores`, m x kv_len each), their raw scores q k^T: scaled,
+// masked (causal or by the mask), normalized.
+void mask_scale_softmax(const Dims& d, const Params& p, int64_t r0, int64_t m, int64_t count,
+                        float* scores, math::Isa isa) {
+  const size_t n = size_t(d.kv_len);
+  for (int64_t i = 0; i < m * count; ++i) {
+    const int64_t r = r0 + i % m;
     float* row = scores + size_t(i) * n;
-    const float* mask_row = p.mask != nullptr ? p.mask + size_t(r0 + i) * n : nullptr;
-    // Causal: the row at absolute position start_pos + r0 + i sees keys
-    // up to and including that position.
-    const int64_t last = p.causal ? p.start_pos + r0 + i : d.kv_len - 1;
+    const float* mask_row = p.mask != nullptr ? p.mask + size_t(r) * n : nullptr;
+    // Causal: the row at absolute position start_pos + r sees keys up to
+    // and including that position.
+    const int64_t last = p.causal ? p.start_pos + r : d.kv_len - 1;
     for (int64_t j = 0; j < d.kv_len; ++j) {
       float x = row[j] * p.scale;
       if (mask_row != nullptr) {
@@ -54,8 +56,16 @@ void softmax_times_v(const Dims& d, const Params& p, int64_t r0, int64_t m, Rows
       row[j] = j > last ? -INFINITY : x;
     }
   }
-  math::softmax_f32(size_t(m), n, 1, scores, scores, false, isa);
-  if (m == 1) {  // a decoding step: the value rows streamed whole, on this thread
+  math::softmax_f32(size_t(m * count), n, 1, scores, scores, false, isa);
+}
+
+// Query rows [r0, r0 + m) of one head: their scores normalized
+// (mask_scale_softmax), then o = scores x v.
+void softmax_times_v(const Dims& d, const Params& p, int64_t r0, int64_t m, Rows v, float* o,
+                     size_t o_ld, float* scores, math::Isa isa) {
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  mask_scale_softmax(d, p, r0, m, 1, scores, isa);
+  if (m == 1) {  // the value rows streamed whole, on this thread
     math::vecmat_rows_f32(n, dim, scores, v.p, v.ld, o + size_t(r0) * o_ld, isa);
     return;
   }
@@ -76,46 +86,97 @@ void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, 
   }
 }
 
-// One query row (a decoding step) on the calling thread: each score is a
-// cache row of keys against q, read in place (gemv_rows_f32); packing the
-// keys would cost as much as the product itself.
-void attend_row(const Dims& d, const Params& p, Rows q, Rows k, Rows v, float* o, size_t o_ld,
-                float* scores, math::Isa isa) {
-  math::gemv_rows_f32(size_t(d.kv_len), size_t(d.head_dim), k.p, k.ld, q.p, scores, isa,
-                      /*pool=*/false);
-  softmax_times_v(d, p, 0, 1, v, o, o_ld, scores, isa);
+// A decoding step (seq 1) on float tensors, in two passes over the cache
+// in blocks of kDecodeRows positions: each block's rows of every cache
+// head come from memory once and serve every query head. (Going head by
+// head instead reads 512 bytes of each 4 KiB row of an 8 x 128 cache at a
+// time: about half the bandwidth on Qwen3-0.6B.) Scores are cache rows
+// against q, read in place (gemv_rows_f32); values are summed one whole
+// row at a time (vecmat_rows_f32) in kDecodeChunks position ranges kept
+// apart and then added in order, so the bits do not depend on the
+// thread count.
+constexpr int64_t kDecodeRows = 16;
+constexpr int64_t kDecodeChunks = 4;
+
+struct Decode {
+  const Dims& d;
+  const Params& p;
+  const float* q;   // [batch, heads * head_dim]
+  const float* k;   // [batch, cache_len, kv_heads * head_dim]
+  const float* v;
+  float* scores;    // [batch * heads, kv_len]
+  float* partial;   // [kDecodeChunks, batch, heads * head_dim]
+  math::Isa isa;
+  size_t kv_ld() const { return size_t(d.kv_heads * d.head_dim); }
+  size_t q_ld() const { return size_t(d.heads * d.head_dim); }
+  int64_t blocks() const { return (d.kv_len + kDecodeRows - 1) / kDecodeRows; }
+};
+
+// Scores of positions [j0, j1) of batch item b, every query head.
+void decode_scores(const Decode& x, int64_t b, int64_t j0, int64_t j1) {
+  const Dims& d = x.d;
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  const int64_t reps = d.heads / d.kv_heads;
+  const float* k = x.k + size_t(b) * size_t(d.cache_len) * x.kv_ld() + size_t(j0) * x.kv_ld();
+  for (int64_t h = 0; h < d.heads; ++h) {
+    math::gemv_rows_f32(size_t(j1 - j0), dim, k + size_t(h / reps) * dim, x.kv_ld(),
+                        x.q + size_t(b) * x.q_ld() + size_t(h) * dim,
+                        x.scores + size_t(b * d.heads + h) * n + size_t(j0), x.isa,
+                        /*pool=*/false);
+  }
 }
 
-// A decoding step on float tensors (seq 1): one pool task per (batch,
-// cache head), which runs the query heads of its group one after another,
-// each with its own kv_len scores in `scores`: the group's keys and
-// values come from memory once and from cache for the other heads.
-void attend_rows_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v,
-                       Tensor out, float* scores, math::Isa isa) {
-  const size_t n = size_t(d.kv_len);
-  const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
-  const size_t kv_batch = size_t(d.cache_len) * kv_ld;
-  const int64_t reps = d.heads / d.kv_heads;
-  auto group = [&](size_t t) {
-    const int64_t b = int64_t(t) / d.kv_heads, g = int64_t(t) % d.kv_heads;
-    const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
-    for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
-      const size_t q_at = size_t(b) * q_ld + size_t(h * d.head_dim);
-      attend_row(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld},
-                 Rows{k.const_data_ptr<float>() + kv_at, kv_ld},
-                 Rows{v.const_data_ptr<float>() + kv_at, kv_ld},
-                 out.mutable_data_ptr<float>() + q_at, q_ld,
-                 scores + size_t(b * d.heads + h) * n, isa);
+// Chunk c of batch item b's value sums, every query head, into its
+// partial: the chunk's blocks in order.
+void decode_values(const Decode& x, int64_t b, int64_t c) {
+  const Dims& d = x.d;
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  const int64_t reps = d.heads / d.kv_heads, blocks = x.blocks();
+  const int64_t first = blocks * c / kDecodeChunks, end = blocks * (c + 1) / kDecodeChunks;
+  float* o = x.partial + (size_t(c) * size_t(d.batch) + size_t(b)) * x.q_ld();
+  std::fill(o, o + x.q_ld(), 0.0f);
+  const float* v = x.v + size_t(b) * size_t(d.cache_len) * x.kv_ld();
+  for (int64_t blk = first; blk < end; ++blk) {
+    const int64_t j0 = blk * kDecodeRows, j1 = std::min(d.kv_len, j0 + kDecodeRows);
+    for (int64_t h = 0; h < d.heads; ++h) {
+      math::vecmat_rows_f32(size_t(j1 - j0), dim,
+                            x.scores + size_t(b * d.heads + h) * n + size_t(j0),
+                            v + size_t(j0) * x.kv_ld() + size_t(h / reps) * dim, x.kv_ld(),
+                            o + size_t(h) * dim, x.isa, /*accumulate=*/true);
     }
-  };
-  parallel_for(size_t(d.batch * d.kv_heads), [&group](size_t t) { group(t); });
+  }
+}
+
+void attend_rows_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v,
+                       Tensor out, float* scores, float* partial, math::Isa isa) {
+  const Decode x{d, p, q.const_data_ptr<float>(), k.const_data_ptr<float>(),
+                 v.const_data_ptr<float>(), scores, partial, isa};
+  const int64_t blocks = x.blocks();
+  parallel_for(size_t(d.batch * blocks), [&](size_t t) {
+    const int64_t b = int64_t(t) / blocks, j0 = int64_t(t) % blocks * kDecodeRows;
+    decode_scores(x, b, j0, std::min(d.kv_len, j0 + kDecodeRows));
+  });
+  for (int64_t b = 0; b < d.batch; ++b) {  // one row per head: scaled, masked, normalized
+    mask_scale_softmax(d, p, 0, 1, d.heads, scores + size_t(b * d.heads) * size_t(d.kv_len),
+                       isa);
+  }
+  parallel_for(size_t(d.batch * kDecodeChunks), [&](size_t t) {
+    decode_values(x, int64_t(t) / kDecodeChunks, int64_t(t) % kDecodeChunks);
+  });
+  float* o = out.mutable_data_ptr<float>();
+  const size_t all = size_t(d.batch) * x.q_ld();
+  for (size_t i = 0; i < all; ++i) {
+    float sum = partial[i];
+    for (int64_t c = 1; c < kDecodeChunks; ++c) sum += partial[size_t(c) * all + i];
+    o[i] = sum;
+  }
 }
 
 // Float tensors: every operand read and written in place.
 void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
                   float* packed_k, float* scores, math::Isa isa) {
   if (d.seq == 1) {
-    attend_rows_float(d, p, q, k, v, out, scores, isa);
+    attend_rows_float(d, p, q, k, v, out, scores, packed_k, isa);  // packed_k: the partials
     return;
   }
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
@@ -301,7 +362,10 @@ bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tenso
   const bool float_decode = is_float && d.seq == 1;  // attend_rows_float: no packing
   // Rows of scores: a block of query rows, or one row per head when decoding.
   const int64_t block = float_decode ? d.batch * d.heads : d.seq < kRowBlock ? d.seq : kRowBlock;
-  const size_t packed_floats = float_decode ? 0 : math::gemm_packed_b_floats(dim, n, isa);
+  // A decoding step's partial value sums take the packed keys' place.
+  const size_t packed_floats = float_decode
+                                   ? size_t(kDecodeChunks * d.batch * d.heads) * dim
+                                   : math::gemm_packed_b_floats(dim, n, isa);
   const size_t work_floats = is_float ? 0 : 2 * n * dim + 2 * size_t(d.seq) * dim;
   const size_t floats = packed_floats + size_t(block) * n + work_floats;
   float* scratch = static_cast<float*>(ctx.allocate_temp(floats * sizeof(float), 64));

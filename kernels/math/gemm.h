@@ -144,8 +144,9 @@ void gemv_rows_f32(size_t m, size_t k, const float* a, size_t lda, const float* 
 // after another (attention's probabilities times a value cache: a panel of
 // columns at a time would cross a page per row when rows are a page
 // apart, as a cache of 8 heads of 128 is). Each output sums over i in
-// order.
+// order; with `accumulate`, onto y's values (so rows given in blocks, in
+// order, sum as they would in one call).
 void vecmat_rows_f32(size_t m, size_t n, const float* x, const float* a, size_t lda, float* y,
-                     Isa isa = best_isa());
+                     Isa isa = best_isa(), bool accumulate = false);
 
 }  // namespace ember::math

@@ -1,5 +1,6 @@
 // gemv_rows_f32 (gemm.h): each row of A against one vector, read in place;
 // vecmat_rows_f32: one vector times A, A's rows streamed in place.
+#include <cmath>
 #include <cstddef>
 
 #include "kernels/math/gemm.h"
@@ -69,12 +70,15 @@ EMBER_MATH_INLINE void gemv_rows(size_t r0, size_t r1, size_t k, const float* a,
 // every row streams past, then single vectors, then the scalar tail.
 template <typename V>
 EMBER_MATH_INLINE void vecmat_rows(size_t m, size_t n, const float* x, const float* a,
-                                   size_t lda, float* y) {
+                                   size_t lda, float* y, bool accumulate) {
   constexpr size_t W = sizeof(V) / sizeof(float);
   constexpr size_t kAcc = 8;
   size_t j = 0;
   for (; j + kAcc * W <= n; j += kAcc * W) {
     V acc[kAcc] = {};
+    if (accumulate) {
+      for (size_t v = 0; v < kAcc; ++v) load_vec(acc[v], y + j + v * W);
+    }
     for (size_t i = 0; i < m; ++i) {
       const float* row = a + i * lda + j;
       const float xi = x[i];
@@ -88,6 +92,7 @@ EMBER_MATH_INLINE void vecmat_rows(size_t m, size_t n, const float* x, const flo
   }
   for (; j + W <= n; j += W) {
     V acc = {};
+    if (accumulate) load_vec(acc, y + j);
     for (size_t i = 0; i < m; ++i) {
       V b;
       load_vec(b, a + i * lda + j);
@@ -96,8 +101,11 @@ EMBER_MATH_INLINE void vecmat_rows(size_t m, size_t n, const float* x, const flo
     store_vec(y + j, acc);
   }
   for (; j < n; ++j) {
-    float s = 0.0f;
-    for (size_t i = 0; i < m; ++i) s += x[i] * a[i * lda + j];
+    // One rounding per row whatever the compiler groups (it turned some
+    // rows into a vector multiply and scalar adds): blocks of rows give
+    // the bits of one call.
+    float s = accumulate ? y[j] : 0.0f;
+    for (size_t i = 0; i < m; ++i) s = std::fma(x[i], a[i * lda + j], s);
     y[j] = s;
   }
 }
@@ -108,19 +116,24 @@ struct VecmatRun {
   const float* a;
   size_t lda;
   float* y;
+  bool accumulate;
 };
 
-void vecmat_baseline(const VecmatRun& r) { vecmat_rows<VecF4>(r.m, r.n, r.x, r.a, r.lda, r.y); }
+void vecmat_baseline(const VecmatRun& r) {
+  vecmat_rows<VecF4>(r.m, r.n, r.x, r.a, r.lda, r.y, r.accumulate);
+}
 #if EMBER_MATH_X86_DISPATCH
 EMBER_MATH_TARGET_AVX2 void vecmat_avx2(const VecmatRun& r) {
-  vecmat_rows<VecF8>(r.m, r.n, r.x, r.a, r.lda, r.y);
+  vecmat_rows<VecF8>(r.m, r.n, r.x, r.a, r.lda, r.y, r.accumulate);
 }
 EMBER_MATH_TARGET_AVX512 void vecmat_avx512(const VecmatRun& r) {
-  vecmat_rows<VecF16>(r.m, r.n, r.x, r.a, r.lda, r.y);
+  vecmat_rows<VecF16>(r.m, r.n, r.x, r.a, r.lda, r.y, r.accumulate);
 }
 #endif
 #if EMBER_MATH_NEON_DISPATCH
-void vecmat_neon(const VecmatRun& r) { vecmat_rows<VecF4>(r.m, r.n, r.x, r.a, r.lda, r.y); }
+void vecmat_neon(const VecmatRun& r) {
+  vecmat_rows<VecF4>(r.m, r.n, r.x, r.a, r.lda, r.y, r.accumulate);
+}
 #endif
 
 struct GemvRun {
@@ -175,7 +188,7 @@ void gemv_rows_f32(size_t m, size_t k, const float* a, size_t lda, const float* 
 }
 
 void vecmat_rows_f32(size_t m, size_t n, const float* x, const float* a, size_t lda, float* y,
-                     Isa isa) {
+                     Isa isa, bool accumulate) {
   if (n == 0) return;
   void (*fn)(const VecmatRun&) = vecmat_baseline;
 #if EMBER_MATH_X86_DISPATCH
@@ -186,7 +199,7 @@ void vecmat_rows_f32(size_t m, size_t n, const float* x, const float* a, size_t 
   if (isa == Isa::kNeon) fn = vecmat_neon;
 #endif
   (void)isa;
-  fn(VecmatRun{m, n, x, a, lda, y});
+  fn(VecmatRun{m, n, x, a, lda, y, accumulate});
 }
 
 }  // namespace ember::math

@@ -86,6 +86,14 @@ TEST(Gemv, VecmatMatchesReferenceOnEveryIsa) {
             << isa_name(isa) << " m " << s.m << " n " << s.n << " column " << j;
       }
       EXPECT_TRUE(std::isnan(y[s.n])) << isa_name(isa) << ": wrote past column " << s.n;
+      // The rows in two blocks, the second accumulated: the same bits.
+      std::vector<float> y2(s.n + 1, NAN);
+      const size_t half = s.m / 2;
+      vecmat_rows_f32(half, s.n, x.data(), a.data(), s.lda, y2.data(), isa);
+      vecmat_rows_f32(s.m - half, s.n, x.data() + half, a.data() + half * s.lda, s.lda,
+                      y2.data(), isa, /*accumulate=*/true);
+      ASSERT_EQ(std::memcmp(y.data(), y2.data(), s.n * sizeof(float)), 0)
+          << isa_name(isa) << " m " << s.m << " n " << s.n << ": blocks changed the bits";
     }
   }
 }
