@@ -157,10 +157,10 @@ TEST(CustomSdpa, DecodeStepsMatchNaiveAttention) {
 }
 
 TEST(CustomSdpa, DecodeOnThePoolMatchesNaiveAttention) {
-  // A decoding step is one pool task per cache head, which runs the query
-  // heads of its group: at one and two threads, 8 / 2 heads (groups of 4),
-  // 16 / 8 of 128 (Qwen3's shape, rows a page apart) and 3 / 3, short and
-  // long caches.
+  // A decoding step runs in blocks of 16 cache positions on the pool, its
+  // value sums in four position chunks: at one and two threads, 8 / 2
+  // heads (groups of 4), 16 / 8 of 128 (Qwen3's shape, rows a page apart)
+  // and 3 / 3, caches shorter than one block and longer than many.
   for (size_t threads : {size_t(1), size_t(2)}) {
     ASSERT_EQ(set_num_threads(threads), Error::Ok);
     for (int start_pos : {0, 200, 1023, 1100}) {
