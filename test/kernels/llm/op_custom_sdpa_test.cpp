@@ -172,6 +172,31 @@ TEST(CustomSdpa, DecodeOnThePoolMatchesNaiveAttention) {
   ASSERT_EQ(set_num_threads(1), Error::Ok);
 }
 
+// A decoding step's value sums are kept in fixed position chunks and
+// added in order: one and two threads give the same bits.
+TEST(CustomSdpa, DecodeBitsDoNotDependOnTheThreadCount) {
+  std::vector<double> first;
+  for (size_t threads : {size_t(1), size_t(2)}) {
+    ASSERT_EQ(set_num_threads(threads), Error::Ok);
+    Attention a(ScalarType::Float, 1, 16, 8, 128, 600);
+    std::vector<double> q = to_doubles(*a.q), k = to_doubles(*a.k), v = to_doubles(*a.v);
+    for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37 * double(i));
+    for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.11 * double(i));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.05 * double(i) + 1.0);
+    a.q = from_doubles(ScalarType::Float, {1, 1, 16, 128}, q);
+    a.k = from_doubles(ScalarType::Float, {1, 600, 8, 128}, k);
+    a.v = from_doubles(ScalarType::Float, {1, 600, 8, 128}, v);
+    ASSERT_EQ(sdpa(a, 520, Arg::none(), true, Arg::none()), Error::Ok) << last_error_message();
+    const std::vector<double> got = to_doubles(*a.out);
+    if (first.empty()) {
+      first = got;
+    } else {
+      EXPECT_EQ(got, first) << threads << " threads changed the bits";
+    }
+  }
+  ASSERT_EQ(set_num_threads(1), Error::Ok);
+}
+
 TEST(CustomSdpa, RefusesBadArguments) {
   Attention s(ScalarType::Float, 2, 4, 2, 3, 5);
   // start_pos + seq_len past the cache, negative start_pos.
