@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <memory>
 #include <thread>
 #include <vector>
@@ -106,6 +108,56 @@ TEST_F(SharedPool, LateWorkersNeverRunAFinishedSection) {
   EXPECT_EQ(wrong, 0u) << "an index ran other than once";
   EXPECT_EQ(stale.load(), 0u) << "a task ran after its section had returned";
 }
+
+#if EMBER_THREADS
+// A worker woken for one section can find the next one already open, run
+// it, and be woken again while it is still open. pthreadpool's fast-path
+// thread functions let each thread step once past the end of each range,
+// so a second run of one section by the same thread took indices past
+// its end, and kept going (an LLM decode at two threads crashed or looped
+// about one run in twenty). The patch lets a worker enter a section once.
+// Tiny sections straight on the pool (little time between them), some
+// after a pause long enough for the worker to fall asleep, so that it
+// wakes late; an index outside its section ends the process at once,
+// since the loop past the end would not stop by itself.
+struct TinySection {
+  std::atomic<size_t> range{0};  // atomics: TSan does not see the pool's handoff
+  std::atomic<int> hits[4];
+};
+
+void count_index(void* context, size_t i) {
+  TinySection* t = static_cast<TinySection*>(context);
+  const size_t range = t->range.load(std::memory_order_relaxed);
+  if (i >= range) {
+    std::fprintf(stderr, "a section of %zu items ran index %zu\n", range, i);
+    std::abort();
+  }
+  t->hits[i].fetch_add(1, std::memory_order_relaxed);
+}
+
+TEST_F(SharedPool, AWorkerEntersEachSectionOnce) {
+  if (usable_cores() < 2) {
+    GTEST_SKIP() << "one core: sections run on their callers";
+  }
+  TinySection t;
+  size_t wrong = 0;
+  const auto deadline = Clock::now() + std::chrono::milliseconds(1500);
+  for (size_t s = 0; s < 1000000 && wrong == 0; ++s) {
+    const size_t range = 2 + s % 3;
+    t.range.store(range, std::memory_order_relaxed);
+    for (auto& h : t.hits) h.store(0, std::memory_order_relaxed);
+    pthreadpool_parallelize_1d(shared_pthreadpool(), count_index, &t, range, 0);
+    for (size_t i = 0; i < range; ++i) wrong += t.hits[i].load() == 1 ? 0 : 1;
+    if (s % 13 == 0) {  // 20 us: a worker that spun 50 us in vain sleeps
+      const auto until = Clock::now() + std::chrono::microseconds(20);
+      while (Clock::now() < until) {
+      }
+      if (until > deadline) break;
+    }
+  }
+  EXPECT_EQ(wrong, 0u) << "an index ran other than once";
+}
+#endif
 
 TEST_F(SharedPool, ExecutionsThatTakeEveryCoreRunSectionsInline) {
   // One execution per core (at least two): no core left for a pool thread.
