@@ -36,19 +36,20 @@ struct Params {
 };
 
 // Query rows [r0, r0 + m) of `count` heads (each head's rows one after
-// another in `scores`, m x kv_len each), their raw scores q k^T: scaled,
-// masked (causal or by the mask), normalized.
+// another in `scores`, m x cols each), their raw scores q k^T against the
+// first `cols` keys: scaled, masked (causal or by the mask), normalized.
+// Keys from `cols` on are masked out for every one of these rows.
 void mask_scale_softmax(const Dims& d, const Params& p, int64_t r0, int64_t m, int64_t count,
-                        float* scores, math::Isa isa) {
-  const size_t n = size_t(d.kv_len);
+                        size_t cols, float* scores, math::Isa isa) {
+  const size_t n = size_t(d.kv_len);  // the mask's row stride
   for (int64_t i = 0; i < m * count; ++i) {
     const int64_t r = r0 + i % m;
-    float* row = scores + size_t(i) * n;
+    float* row = scores + size_t(i) * cols;
     const float* mask_row = p.mask != nullptr ? p.mask + size_t(r) * n : nullptr;
     // Causal: the row at absolute position start_pos + r sees keys up to
     // and including that position.
     const int64_t last = p.causal ? p.start_pos + r : d.kv_len - 1;
-    for (int64_t j = 0; j < d.kv_len; ++j) {
+    for (int64_t j = 0; j < int64_t(cols); ++j) {
       float x = row[j] * p.scale;
       if (mask_row != nullptr) {
         x += mask_row[j];
@@ -56,20 +57,28 @@ void mask_scale_softmax(const Dims& d, const Params& p, int64_t r0, int64_t m, i
       row[j] = j > last ? -INFINITY : x;
     }
   }
-  math::softmax_f32(size_t(m * count), n, 1, scores, scores, false, isa);
+  math::softmax_f32(size_t(m * count), cols, 1, scores, scores, false, isa);
 }
 
-// Query rows [r0, r0 + m) of one head: their scores normalized
-// (mask_scale_softmax), then o = scores x v.
-void softmax_times_v(const Dims& d, const Params& p, int64_t r0, int64_t m, Rows v, float* o,
-                     size_t o_ld, float* scores, math::Isa isa) {
-  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
-  mask_scale_softmax(d, p, r0, m, 1, scores, isa);
+// Keys the query rows [r0, r0 + m) see: all kv_len, or under a causal
+// mask only those up to the last row's position (the rest would get
+// probability 0; a prompt's rows skip about half the products).
+size_t visible_keys(const Dims& d, const Params& p, int64_t r0, int64_t m) {
+  if (!p.causal) return size_t(d.kv_len);
+  return size_t(std::min(d.kv_len, std::max<int64_t>(1, p.start_pos + r0 + m)));
+}
+
+// Query rows [r0, r0 + m) of one head against the first `cols` keys:
+// their scores normalized (mask_scale_softmax), then o = scores x v.
+void softmax_times_v(const Dims& d, const Params& p, int64_t r0, int64_t m, size_t cols, Rows v,
+                     float* o, size_t o_ld, float* scores, math::Isa isa) {
+  const size_t dim = size_t(d.head_dim);
+  mask_scale_softmax(d, p, r0, m, 1, cols, scores, isa);
   if (m == 1) {  // the value rows streamed whole, on this thread
-    math::vecmat_rows_f32(n, dim, scores, v.p, v.ld, o + size_t(r0) * o_ld, isa);
+    math::vecmat_rows_f32(cols, dim, scores, v.p, v.ld, o + size_t(r0) * o_ld, isa);
     return;
   }
-  math::gemm_f32(size_t(m), dim, n, scores, n, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
+  math::gemm_f32(size_t(m), dim, cols, scores, cols, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
 }
 
 // One query head: o[S x D] = softmax(scale * q k^T (+ mask)) v over the
@@ -80,9 +89,10 @@ void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, 
   const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   for (int64_t r0 = 0; r0 < d.seq; r0 += kRowBlock) {
     const int64_t m = d.seq - r0 < kRowBlock ? d.seq - r0 : kRowBlock;
-    math::gemm_f32_packed_parallel(size_t(m), n, dim, q.p + size_t(r0) * q.ld, q.ld, packed_k,
-                                  scores, n, isa);
-    softmax_times_v(d, p, r0, m, v, o, o_ld, scores, isa);
+    const size_t cols = visible_keys(d, p, r0, m);
+    math::gemm_f32_packed_parallel(size_t(m), cols, dim, q.p + size_t(r0) * q.ld, q.ld, packed_k,
+                                  scores, cols, isa, nullptr, n);
+    softmax_times_v(d, p, r0, m, cols, v, o, o_ld, scores, isa);
   }
 }
 
@@ -157,7 +167,8 @@ void attend_rows_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tenso
     decode_scores(x, b, j0, std::min(d.kv_len, j0 + kDecodeRows));
   });
   for (int64_t b = 0; b < d.batch; ++b) {  // one row per head: scaled, masked, normalized
-    mask_scale_softmax(d, p, 0, 1, d.heads, scores + size_t(b * d.heads) * size_t(d.kv_len),
+    mask_scale_softmax(d, p, 0, 1, d.heads, size_t(d.kv_len),
+                       scores + size_t(b * d.heads) * size_t(d.kv_len),
                        isa);
   }
   parallel_for(size_t(d.batch * kDecodeChunks), [&](size_t t) {

@@ -607,13 +607,14 @@ void split_over_pool(size_t m, size_t n, size_t k, size_t mr, size_t nr, const B
 
 void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size_t lda,
                               const float* packed_b, float* c, size_t ldc, Isa isa,
-                              const GemmEpilogue* epilogue) {
+                              const GemmEpilogue* epilogue, size_t packed_n) {
   if (m == 0 || n == 0) return;
+  if (packed_n == 0) packed_n = n;
   split_over_pool(m, n, k, gemm_kernel(isa, true).mr, gemm_panel_width(isa),
                   [&](size_t r0, size_t rows, size_t c0, size_t cols) {
                     GemmEpilogue ep{};
                     if (epilogue) ep = offset_epilogue(*epilogue, r0, c0);
-                    gemm_f32_packed(rows, cols, k, a + r0 * lda, lda, packed_b, n, c0,
+                    gemm_f32_packed(rows, cols, k, a + r0 * lda, lda, packed_b, packed_n, c0,
                                     c + r0 * ldc + c0, ldc, isa, epilogue ? &ep : nullptr);
                   });
 }

@@ -80,9 +80,11 @@ void gemm_f32_packed_at(size_t m, size_t n, size_t k, const float* at, size_t ld
 
 // The same product spread over the shared thread pool (row blocks, and
 // column ranges when rows are few). Small products run inline.
+// `packed_n`: the columns packed_b was packed with, when only its first
+// n are wanted (0: n).
 void gemm_f32_packed_parallel(size_t m, size_t n, size_t k, const float* a, size_t lda,
                               const float* packed_b, float* c, size_t ldc, Isa isa,
-                              const GemmEpilogue* epilogue = nullptr);
+                              const GemmEpilogue* epilogue = nullptr, size_t packed_n = 0);
 
 // Products that share A and read B through row pointers, on the calling
 // thread: for each panel j < panels,

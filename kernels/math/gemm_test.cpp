@@ -170,6 +170,36 @@ TEST(Gemm, OneRowGivesTheBitsOfARowOfATallerProduct) {
   }
 }
 
+// The first n' columns of a B packed with n (packed_n = n): the bits of
+// those columns of the whole product, at every thread count. The causal
+// attention of a prompt asks for fewer keys per row block than it packed.
+TEST(Gemm, FirstColumnsOfAWiderPackedMatrix) {
+  for (Isa isa : supported_isas()) {
+    for (const Shape& s : {Shape{64, 512, 64}, Shape{23, 300, 300}, Shape{5, 90, 128}}) {
+      const auto a = random_floats(s.m * s.k, 11), bt = random_floats(s.n * s.k, 12);
+      std::vector<float> packed(gemm_packed_b_floats(s.k, s.n, isa) + 1);
+      pack_gemm_bt(s.k, s.n, bt.data(), s.k, packed.data(), isa);
+      std::vector<float> whole(s.m * s.n, NAN);
+      gemm_f32_packed_parallel(s.m, s.n, s.k, a.data(), s.k, packed.data(), whole.data(), s.n,
+                               isa);
+      for (size_t cols : {size_t(1), size_t(17), s.n / 2 + 3, s.n - 1}) {
+        for (size_t threads : thread_counts()) {
+          Threads pool(threads);
+          std::vector<float> part(s.m * cols, NAN);
+          gemm_f32_packed_parallel(s.m, cols, s.k, a.data(), s.k, packed.data(), part.data(),
+                                   cols, isa, nullptr, s.n);
+          for (size_t i = 0; i < s.m; ++i) {
+            ASSERT_EQ(0, std::memcmp(part.data() + i * cols, whole.data() + i * s.n,
+                                     cols * sizeof(float)))
+                << isa_name(isa) << " " << s.m << "x" << s.n << "x" << s.k << " first " << cols
+                << " columns, row " << i << ", threads " << threads;
+          }
+        }
+      }
+    }
+  }
+}
+
 TEST(Gemm, PackedColumnRangeReadsTheRightPanels) {
   for (Isa isa : supported_isas()) {
     const size_t m = 7, n = 90, k = 300, nr = gemm_panel_width(isa);

@@ -137,9 +137,13 @@ void expect_matches_naive(int S, int H, int Hkv, int D, int M, int start_pos, bo
 
 TEST(CustomSdpa, LongPrefillMatchesNaiveAttention) {
   // 70 query rows (more than one row block of the kernel), 75 keys (more
-  // than one GEMM panel), GQA 4 / 2 heads, causal and not.
+  // than one GEMM panel), GQA 4 / 2 heads, causal and not. Causal, each
+  // row block computes only the keys its last row sees: 150 rows from
+  // position 0 and from 37 (three blocks, each seeing more keys).
   for (bool causal : {true, false}) {
     expect_matches_naive(70, 4, 2, 16, 80, 5, causal, 0.0);
+    expect_matches_naive(150, 4, 2, 64, 200, 0, causal, 0.0);
+    expect_matches_naive(150, 4, 1, 32, 200, 37, causal, 37.0);
   }
 }
 
