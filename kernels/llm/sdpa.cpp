@@ -1,8 +1,10 @@
 #include "kernels/llm/sdpa.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 
 #include "kernels/math/gemm.h"
 #include "kernels/math/isa.h"
@@ -40,7 +42,7 @@ struct Params {
 // first `cols` keys: scaled, masked (causal or by the mask), normalized.
 // Keys from `cols` on are masked out for every one of these rows.
 void mask_scale_softmax(const Dims& d, const Params& p, int64_t r0, int64_t m, int64_t count,
-                        size_t cols, float* scores, math::Isa isa) {
+                        size_t cols, float* scores, math::Isa isa, bool pool = true) {
   const size_t n = size_t(d.kv_len);  // the mask's row stride
   for (int64_t i = 0; i < m * count; ++i) {
     const int64_t r = r0 + i % m;
@@ -57,7 +59,7 @@ void mask_scale_softmax(const Dims& d, const Params& p, int64_t r0, int64_t m, i
       row[j] = j > last ? -INFINITY : x;
     }
   }
-  math::softmax_f32(size_t(m * count), cols, 1, scores, scores, false, isa);
+  math::softmax_f32(size_t(m * count), cols, 1, scores, scores, false, isa, pool);
 }
 
 // Keys the query rows [r0, r0 + m) see: all kv_len, or under a causal
@@ -69,31 +71,98 @@ size_t visible_keys(const Dims& d, const Params& p, int64_t r0, int64_t m) {
 }
 
 // Query rows [r0, r0 + m) of one head against the first `cols` keys:
-// their scores normalized (mask_scale_softmax), then o = scores x v.
+// their scores normalized (mask_scale_softmax), then o = scores x v. On
+// the pool, or all on this thread when `pool` is false (a pool task).
 void softmax_times_v(const Dims& d, const Params& p, int64_t r0, int64_t m, size_t cols, Rows v,
-                     float* o, size_t o_ld, float* scores, math::Isa isa) {
+                     float* o, size_t o_ld, float* scores, math::Isa isa, bool pool) {
   const size_t dim = size_t(d.head_dim);
-  mask_scale_softmax(d, p, r0, m, 1, cols, scores, isa);
+  mask_scale_softmax(d, p, r0, m, 1, cols, scores, isa, pool);
+  float* out = o + size_t(r0) * o_ld;
   if (m == 1) {  // the value rows streamed whole, on this thread
-    math::vecmat_rows_f32(cols, dim, scores, v.p, v.ld, o + size_t(r0) * o_ld, isa);
-    return;
+    math::vecmat_rows_f32(cols, dim, scores, v.p, v.ld, out, isa);
+  } else if (pool) {
+    math::gemm_f32(size_t(m), dim, cols, scores, cols, v.p, v.ld, out, o_ld, isa);
+  } else {
+    math::gemm_f32_inplace(size_t(m), dim, cols, scores, cols, v.p, v.ld, out, o_ld, isa);
   }
-  math::gemm_f32(size_t(m), dim, cols, scores, cols, v.p, v.ld, o + size_t(r0) * o_ld, o_ld, isa);
+}
+
+// Query rows [r0, r0 + m) of one head, k^T already packed
+// (pack_gemm_bt, all kv_len keys); scores holds m x kv_len floats.
+void attend_rows(const Dims& d, const Params& p, Rows q, const float* packed_k, Rows v, float* o,
+                 size_t o_ld, float* scores, int64_t r0, int64_t m, math::Isa isa, bool pool) {
+  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
+  const size_t cols = visible_keys(d, p, r0, m);
+  const float* a = q.p + size_t(r0) * q.ld;
+  if (pool) {
+    math::gemm_f32_packed_parallel(size_t(m), cols, dim, a, q.ld, packed_k, scores, cols, isa,
+                                  nullptr, n);
+  } else {
+    math::gemm_f32_packed(size_t(m), cols, dim, a, q.ld, packed_k, n, 0, scores, cols, isa);
+  }
+  softmax_times_v(d, p, r0, m, cols, v, o, o_ld, scores, isa, pool);
 }
 
 // One query head: o[S x D] = softmax(scale * q k^T (+ mask)) v over the
-// kv_len keys, k^T already packed (pack_gemm_bt); scores holds kRowBlock
-// x kv_len floats.
+// kv_len keys, a block of kRowBlock query rows at a time, each product on
+// the pool; scores holds kRowBlock x kv_len floats.
 void attend_head(const Dims& d, const Params& p, Rows q, const float* packed_k, Rows v,
                  float* o, size_t o_ld, float* scores, math::Isa isa) {
-  const size_t n = size_t(d.kv_len), dim = size_t(d.head_dim);
   for (int64_t r0 = 0; r0 < d.seq; r0 += kRowBlock) {
     const int64_t m = d.seq - r0 < kRowBlock ? d.seq - r0 : kRowBlock;
-    const size_t cols = visible_keys(d, p, r0, m);
-    math::gemm_f32_packed_parallel(size_t(m), cols, dim, q.p + size_t(r0) * q.ld, q.ld, packed_k,
-                                  scores, cols, isa, nullptr, n);
-    softmax_times_v(d, p, r0, m, cols, v, o, o_ld, scores, isa);
+    attend_rows(d, p, q, packed_k, v, o, o_ld, scores, r0, m, isa, /*pool=*/true);
   }
+}
+
+// Scores blocks for the tasks of one cache-head group running at once on
+// the pool: as many as it has threads, each task takes a free one.
+class ScoreSlots {
+ public:
+  ScoreSlots(float* base, size_t floats_each, size_t count)
+      : base_(base), floats_each_(floats_each), count_(count) {}
+  size_t count() const { return count_; }
+  float* take(size_t* slot) {
+    for (;;) {
+      for (size_t s = 0; s < count_; ++s) {
+        const uint32_t bit = uint32_t(1) << s;
+        if ((busy_.fetch_or(bit, std::memory_order_acquire) & bit) == 0) {
+          *slot = s;
+          return base_ + s * floats_each_;
+        }
+      }
+    }
+  }
+  void give(size_t slot) { busy_.fetch_and(~(uint32_t(1) << slot), std::memory_order_release); }
+  // The first block, for a caller that runs alone (no tasks).
+  float* take_first() const { return base_; }
+
+ private:
+  float* base_;
+  size_t floats_each_, count_;
+  std::atomic<uint32_t> busy_{0};
+};
+
+// The query heads of cache head g (batch item b) against its packed keys:
+// one pool task per head and block of query rows, each on its own thread
+// with a scores block of its own (the same bits as attend_head).
+void attend_group(const Dims& d, const Params& p, const float* q, const float* v, float* o,
+                  int64_t b, int64_t g, const float* packed_k, ScoreSlots* slots,
+                  math::Isa isa) {
+  const size_t q_ld = size_t(d.heads * d.head_dim), kv_ld = size_t(d.kv_heads * d.head_dim);
+  const int64_t reps = d.heads / d.kv_heads;
+  const int64_t blocks = (d.seq + kRowBlock - 1) / kRowBlock;
+  const Rows vr{v + size_t(b) * size_t(d.cache_len) * kv_ld + size_t(g * d.head_dim), kv_ld};
+  parallel_for(size_t(reps * blocks), [&](size_t t) {
+    const int64_t h = g * reps + int64_t(t) / blocks;
+    const int64_t r0 = int64_t(t) % blocks * kRowBlock;
+    const int64_t m = std::min(kRowBlock, d.seq - r0);
+    const size_t at = size_t(b) * size_t(d.seq) * q_ld + size_t(h * d.head_dim);
+    size_t slot = 0;
+    float* scores = slots->take(&slot);
+    attend_rows(d, p, Rows{q + at, q_ld}, packed_k, vr, o + at, q_ld, scores, r0, m, isa,
+                /*pool=*/false);
+    slots->give(slot);
+  });
 }
 
 // A decoding step (seq 1) on float tensors, in two passes over the cache
@@ -184,8 +253,12 @@ void attend_rows_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tenso
 }
 
 // Float tensors: every operand read and written in place.
+// A prompt's rows (seq > 1): with more than one scores block (`slots`),
+// a cache-head group's heads and row blocks run as pool tasks
+// (attend_group), else each head's products are spread over the pool.
 void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
-                  float* packed_k, float* scores, math::Isa isa) {
+                  float* packed_k, ScoreSlots* slots, math::Isa isa) {
+  float* scores = slots->take_first();
   if (d.seq == 1) {
     attend_rows_float(d, p, q, k, v, out, scores, packed_k, isa);  // packed_k: the partials
     return;
@@ -199,6 +272,11 @@ void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, 
       const size_t kv_at = size_t(b) * kv_batch + size_t(g * d.head_dim);
       // k^T packed once per cache head, read by each query head of its group.
       math::pack_gemm_bt(dim, n, k.const_data_ptr<float>() + kv_at, kv_ld, packed_k, isa);
+      if (slots->count() > 1) {
+        attend_group(d, p, q.const_data_ptr<float>(), v.const_data_ptr<float>(),
+                     out.mutable_data_ptr<float>(), b, g, packed_k, slots, isa);
+        continue;
+      }
       for (int64_t h = g * reps; h < (g + 1) * reps; ++h) {
         const size_t q_at = size_t(b) * q_batch + size_t(h * d.head_dim);
         attend_head(d, p, Rows{q.const_data_ptr<float>() + q_at, q_ld}, packed_k,
@@ -378,8 +456,19 @@ bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tenso
                                    ? size_t(kDecodeChunks * d.batch * d.heads) * dim
                                    : math::gemm_packed_b_floats(dim, n, isa);
   const size_t work_floats = is_float ? 0 : 2 * n * dim + 2 * size_t(d.seq) * dim;
-  const size_t floats = packed_floats + size_t(block) * n + work_floats;
-  float* scratch = static_cast<float*>(ctx.allocate_temp(floats * sizeof(float), 64));
+  // A float prompt's tasks (attend_group) take a scores block per pool
+  // thread when the temp memory holds them; else one, on the pool.
+  size_t blocks = 1;
+  if (is_float && !float_decode && num_threads() > 1) {
+    blocks = std::min<size_t>(num_threads(), 32);
+  }
+  float* scratch = nullptr;
+  size_t floats = 0;
+  for (;; blocks = 1) {
+    floats = packed_floats + blocks * size_t(block) * n + work_floats;
+    scratch = static_cast<float*>(ctx.allocate_temp(floats * sizeof(float), 64));
+    if (scratch != nullptr || blocks == 1) break;
+  }
   if (scratch == nullptr) {
     return a.fail(Error::MemoryAllocationFailed, "needs %zu bytes of temp memory",
                   floats * sizeof(float));
@@ -387,7 +476,8 @@ bool run_cache_sdpa(KernelArgs& a, KernelContext& ctx, Tensor q, Tensor k, Tenso
   float* scores = scratch + packed_floats;
   const Params p{start_pos, mask, is_causal, float(scale)};
   if (is_float) {
-    attend_float(d, p, q, k, v, out, scratch, scores, isa);
+    ScoreSlots slots(scores, size_t(block) * n, blocks);
+    attend_float(d, p, q, k, v, out, scratch, &slots, isa);
   } else {
     attend_reduced(d, p, q, k, v, out, scratch, scores, scores + size_t(block) * n, isa);
   }

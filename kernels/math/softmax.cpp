@@ -143,7 +143,7 @@ void task_neon(const SoftmaxRun& r, size_t t) { softmax_task<VecF8, VecI8>(r, t)
 }  // namespace
 
 void softmax_f32(size_t outer, size_t dim, size_t inner, const float* in, float* out, bool log,
-                 Isa isa) {
+                 Isa isa, bool pool) {
   if (outer == 0 || dim == 0 || inner == 0) return;
   void (*fn)(const SoftmaxRun&, size_t) = task_baseline;
   size_t width = 4;
@@ -158,7 +158,7 @@ void softmax_f32(size_t outer, size_t dim, size_t inner, const float* in, float*
   const size_t chunks = inner == 1 ? 1 : (inner + width - 1) / width;
   const SoftmaxRun r{outer, dim, inner, chunks, in, out, log};
   const size_t tasks = outer * chunks;
-  if (outer * dim * inner < kTaskElements) {
+  if (!pool || outer * dim * inner < kTaskElements) {
     for (size_t t = 0; t < tasks; ++t) fn(r, t);
     return;
   }

@@ -27,8 +27,10 @@ void sigmoid_f32(size_t n, const float* in, float* out, Isa isa = best_isa());
 
 // Softmax over the middle dim of [outer, dim, inner] (contiguous):
 // out = exp(x - max) / sum, or with `log` x - max - log(sum). Sums in
-// float, per vector lane then lanes in order. Spread over outer rows.
+// float, per vector lane then lanes in order. Spread over outer rows on
+// the pool, unless `pool` is false (a caller that is itself a pool task);
+// the bits are the same either way.
 void softmax_f32(size_t outer, size_t dim, size_t inner, const float* in, float* out, bool log,
-                 Isa isa = best_isa());
+                 Isa isa = best_isa(), bool pool = true);
 
 }  // namespace ember::math

@@ -139,12 +139,42 @@ TEST(CustomSdpa, LongPrefillMatchesNaiveAttention) {
   // 70 query rows (more than one row block of the kernel), 75 keys (more
   // than one GEMM panel), GQA 4 / 2 heads, causal and not. Causal, each
   // row block computes only the keys its last row sees: 150 rows from
-  // position 0 and from 37 (three blocks, each seeing more keys).
-  for (bool causal : {true, false}) {
-    expect_matches_naive(70, 4, 2, 16, 80, 5, causal, 0.0);
-    expect_matches_naive(150, 4, 2, 64, 200, 0, causal, 0.0);
-    expect_matches_naive(150, 4, 1, 32, 200, 37, causal, 37.0);
+  // position 0 and from 37 (three blocks, each seeing more keys). At two
+  // threads a group's heads and row blocks are pool tasks.
+  for (size_t threads : {size_t(1), size_t(2)}) {
+    ASSERT_EQ(set_num_threads(threads), Error::Ok);
+    for (bool causal : {true, false}) {
+      expect_matches_naive(70, 4, 2, 16, 80, 5, causal, 0.0);
+      expect_matches_naive(150, 4, 2, 64, 200, 0, causal, 0.0);
+      expect_matches_naive(150, 4, 1, 32, 200, 37, causal, 37.0);
+    }
   }
+  ASSERT_EQ(set_num_threads(1), Error::Ok);
+}
+
+// A prompt's heads and row blocks run as pool tasks at two threads, each
+// product on its own thread: the bits of one thread's run.
+TEST(CustomSdpa, PrefillBitsDoNotDependOnTheThreadCount) {
+  std::vector<double> first;
+  for (size_t threads : {size_t(1), size_t(2)}) {
+    ASSERT_EQ(set_num_threads(threads), Error::Ok);
+    Attention a(ScalarType::Float, 200, 6, 2, 64, 260);
+    std::vector<double> q = to_doubles(*a.q), k = to_doubles(*a.k), v = to_doubles(*a.v);
+    for (size_t i = 0; i < q.size(); ++i) q[i] = std::sin(0.37 * double(i));
+    for (size_t i = 0; i < k.size(); ++i) k[i] = std::cos(0.11 * double(i));
+    for (size_t i = 0; i < v.size(); ++i) v[i] = std::sin(0.05 * double(i) + 1.0);
+    a.q = from_doubles(ScalarType::Float, {1, 200, 6, 64}, q);
+    a.k = from_doubles(ScalarType::Float, {1, 260, 2, 64}, k);
+    a.v = from_doubles(ScalarType::Float, {1, 260, 2, 64}, v);
+    ASSERT_EQ(sdpa(a, 40, Arg::none(), true, Arg::none()), Error::Ok) << last_error_message();
+    const std::vector<double> got = to_doubles(*a.out);
+    if (first.empty()) {
+      first = got;
+    } else {
+      EXPECT_EQ(got, first) << threads << " threads changed the bits";
+    }
+  }
+  ASSERT_EQ(set_num_threads(1), Error::Ok);
 }
 
 TEST(CustomSdpa, DecodeStepsMatchNaiveAttention) {
