@@ -10,8 +10,8 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::all.out", all_any_dim_kernel<true>);
-EMBER_REGISTER_KERNEL("aten::all.dims_out", all_any_dims_kernel<true>);
-EMBER_REGISTER_KERNEL("aten::all.all_out", all_any_all_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::all.out", all_any_dim_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::all.dims_out", all_any_dims_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::all.all_out", all_any_all_kernel<true>);
 
 }  // namespace ember

@@ -7,6 +7,6 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::amax.out", extremum_dims_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::amax.out", extremum_dims_kernel<true>);
 
 }  // namespace ember

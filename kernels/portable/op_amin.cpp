@@ -7,6 +7,6 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::amin.out", extremum_dims_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::amin.out", extremum_dims_kernel<false>);
 
 }  // namespace ember

@@ -10,8 +10,8 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::any.out", all_any_dim_kernel<false>);
-EMBER_REGISTER_KERNEL("aten::any.dims_out", all_any_dims_kernel<false>);
-EMBER_REGISTER_KERNEL("aten::any.all_out", all_any_all_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::any.out", all_any_dim_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::any.dims_out", all_any_dims_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::any.all_out", all_any_all_kernel<false>);
 
 }  // namespace ember

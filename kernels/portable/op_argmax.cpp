@@ -8,6 +8,6 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::argmax.out", arg_extremum_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::argmax.out", arg_extremum_kernel<true>);
 
 }  // namespace ember

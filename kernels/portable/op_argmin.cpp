@@ -8,6 +8,6 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::argmin.out", arg_extremum_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::argmin.out", arg_extremum_kernel<false>);
 
 }  // namespace ember

@@ -3,6 +3,10 @@
 // pad holds (left, right) pairs starting from the last dim. Negative pads
 // crop. out is filled with `value` (cast to its dtype) around the copied
 // region. out contiguous; self any dim order.
+//
+// A prepared kernel: Prepared calls skip the dtype and contiguity checks;
+// pad is a value, read and checked at every call, and out's shape only
+// compared (out_shape_prologue); value is converted at every call.
 #include <cstring>
 
 #include "kernels/portable/util/fill.h"
@@ -19,8 +23,8 @@ void constant_pad_nd_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Span<int64_t> pad = a.int_list(1);
   const Scalar value = a.scalar(2);
   const Tensor out = a.tensor(3);
-  if (!a.ok() || !check_same_dtype(a, self, out) ||
-      !check_contiguous(a, out, "out")) {
+  if (!a.ok() ||
+      (!a.prepared() && (!check_same_dtype(a, self, out) || !check_contiguous(a, out, "out")))) {
     return;
   }
   const size_t nd = self.dim();
@@ -50,7 +54,7 @@ void constant_pad_nd_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     }
     shape.sizes[d] = SizesType(size);
   }
-  if (!resize_out(a, out, shape.span()) || !fill_with_scalar(a, out, value)) {
+  if (!out_shape_prologue(a, out, shape.span()) || !fill_with_scalar(a, out, value)) {
     return;
   }
   // The region of self that survives, and where it lands in out.
@@ -98,6 +102,6 @@ void constant_pad_nd_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::constant_pad_nd.out", constant_pad_nd_out_boxed);
 
 }  // namespace ember

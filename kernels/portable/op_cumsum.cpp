@@ -5,6 +5,10 @@
 // gives Long for integral and Bool self without one). Contiguous tensors.
 // The scan runs over [outer, size, inner] with the inner positions in
 // stack blocks, so every loop is unit-stride.
+//
+// A prepared kernel: Prepared calls skip the dtype and contiguity checks
+// and the resize (out has self's shape, static and sized at load); dim and
+// dtype are values, checked at every call.
 #include "kernels/portable/util/arithmetic.h"
 #include "kernels/portable/util/reduce_ops.h"
 #include "kernels/portable/util/type_promotion.h"
@@ -59,7 +63,7 @@ void cumsum_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const int64_t dim = a.int_value(1);
   const Optional<int64_t> dtype = a.optional_enum(2);
   const Tensor out = a.tensor(3);
-  if (!a.ok() || !check_supported_dtype(a, out, "out")) {
+  if (!a.ok() || (!a.prepared() && !check_supported_dtype(a, out, "out"))) {
     return;
   }
   if (dtype.has_value() && dtype.value() != int64_t(out.scalar_type())) {
@@ -68,7 +72,7 @@ void cumsum_out_boxed(KernelContext& ctx, Span<EValue*> args) {
            scalar_type_name(out.scalar_type()));
     return;
   }
-  if (!can_cast(self.scalar_type(), out.scalar_type())) {
+  if (!a.prepared() && !can_cast(self.scalar_type(), out.scalar_type())) {
     a.fail(Error::InvalidArgument, "cannot sum %s into out dtype %s",
            scalar_type_name(self.scalar_type()),
            scalar_type_name(out.scalar_type()));
@@ -78,8 +82,9 @@ void cumsum_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   // cumsum keeps the shape: resize out to self's shape.
   if (!dim_prologue(a, self, Optional<int64_t>(dim), true, nullptr, 0, false,
                     &split) ||
-      !check_contiguous(a, out, "out") ||
-      !resize_out(a, out, shape_of(self).span())) {
+      (!a.prepared() &&
+       (!check_contiguous(a, out, "out") || !resize_out(a, out, shape_of(self).span()))) ||
+      !checks_done(a)) {
     return;
   }
   const bool floating = is_floating_type(out.scalar_type());
@@ -95,6 +100,6 @@ void cumsum_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::cumsum.out", cumsum_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::cumsum.out", cumsum_out_boxed);
 
 }  // namespace ember

@@ -3,6 +3,11 @@
 // out[..., :] = weight[indices[...], :]; out is indices' shape plus
 // weight's row size. padding_idx only matters for training. Contiguous
 // tensors; an index outside [0, num_embeddings) is an error.
+//
+// A prepared kernel: Prepare checks dtypes, layout and ranks and sizes out
+// (the indices' values are data, not read then); Prepared calls skip those
+// and check every index, and that indices and out do not overlap, at every
+// call.
 #include <cstring>
 
 #include "kernels/portable/util/index_util.h"
@@ -12,6 +17,22 @@
 namespace ember {
 namespace {
 
+// The checks on dtypes, layout and ranks (Prepared calls skip them).
+bool check_embedding(KernelArgs& a, Tensor weight, Tensor indices, Tensor out) {
+  if (!check_same_dtype(a, weight, out) || !check_index_tensor(a, indices, "indices") ||
+      !check_contiguous(a, weight, "weight") || !check_contiguous(a, indices, "indices") ||
+      !check_contiguous(a, out, "out")) {
+    return false;
+  }
+  if (weight.dim() != 2) {
+    return a.fail(Error::InvalidArgument, "weight must be 2-D, got %zu dims", weight.dim());
+  }
+  if (indices.dim() + 1 > kMaxTensorDim) {
+    return a.fail(Error::InvalidArgument, "indices has too many dims (%zu)", indices.dim());
+  }
+  return true;
+}
+
 void embedding_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   KernelArgs a(ctx, args, "aten::embedding.out", 7);
   const Tensor weight = a.tensor(0);
@@ -20,19 +41,14 @@ void embedding_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   (void)a.bool_value(3);
   (void)a.bool_value(4);
   const Tensor out = a.tensor(5);
-  if (!a.ok() || !check_same_dtype(a, weight, out) ||
-      !check_index_tensor(a, indices, "indices") ||
-      !check_contiguous(a, weight, "weight") ||
-      !check_contiguous(a, indices, "indices") ||
-      !check_contiguous(a, out, "out")) {
+  if (!a.ok() || (!a.prepared() && !check_embedding(a, weight, indices, out))) {
     return;
   }
-  if (weight.dim() != 2) {
-    a.fail(Error::InvalidArgument, "weight must be 2-D, got %zu dims", weight.dim());
-    return;
-  }
-  if (indices.dim() + 1 > kMaxTensorDim) {
-    a.fail(Error::InvalidArgument, "indices has too many dims (%zu)", indices.dim());
+  Shape shape = shape_of(indices);
+  shape.sizes[shape.dim++] = weight.sizes()[1];
+  if (a.preparing()) {
+    // The index values and out's overlap are checked when the call runs.
+    (void)(resize_out(a, out, shape.span()) && a.prepared_stop());
     return;
   }
   const int64_t rows = weight.sizes()[0];
@@ -46,9 +62,7 @@ void embedding_out_boxed(KernelContext& ctx, Span<EValue*> args) {
       return;
     }
   }
-  Shape shape = shape_of(indices);
-  shape.sizes[shape.dim++] = weight.sizes()[1];
-  if (!resize_out(a, out, shape.span()) ||
+  if ((!a.prepared() && !resize_out(a, out, shape.span())) ||
       !check_index_apart_from_out(a, indices, out, "indices")) {
     return;
   }
@@ -63,6 +77,6 @@ void embedding_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::embedding.out", embedding_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::embedding.out", embedding_out_boxed);
 
 }  // namespace ember

@@ -4,6 +4,10 @@
 // as m + log(sum(exp(x - m))) with m the maximum (0 when m is infinite, so
 // +inf stays +inf and all -inf gives -inf); NaN propagates. out floating;
 // contiguous tensors.
+//
+// A prepared kernel: Prepared calls skip the dtype and contiguity checks;
+// dim and keepdim are values, checked at every call, and out's shape only
+// compared (reduce_prologue).
 #include <cmath>
 
 #include "kernels/portable/util/reduce_ops.h"
@@ -85,12 +89,13 @@ void logsumexp_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Span<int64_t> dims = a.int_list(1);
   const bool keepdim = a.bool_value(2);
   const Tensor out = a.tensor(3);
-  if (!a.ok() || !require_floating(a, out, "out")) {
+  if (!a.ok() || (!a.prepared() && !require_floating(a, out, "out"))) {
     return;
   }
   ReducePlan plan;
   if (!reduce_prologue(a, self, Optional<Span<int64_t>>(dims), keepdim, out,
-                       false, &plan)) {
+                       false, &plan) ||
+      !checks_done(a)) {
     return;
   }
   double* result = static_cast<double*>(
@@ -111,6 +116,6 @@ void logsumexp_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::logsumexp.out", logsumexp_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::logsumexp.out", logsumexp_out_boxed);
 
 }  // namespace ember

@@ -11,7 +11,7 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::max.dim_max", extremum_dim_kernel<true>);
-EMBER_REGISTER_KERNEL("aten::max.unary_out", extremum_all_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::max.dim_max", extremum_dim_kernel<true>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::max.unary_out", extremum_all_kernel<true>);
 
 }  // namespace ember

@@ -4,6 +4,10 @@
 // Mean over `dim` (None or [] = all dims; dtype_out: all dims), accumulated
 // in double. out must be floating (as PyTorch requires); a given dtype must
 // equal out's. self and out contiguous. An empty reduction gives NaN.
+//
+// Prepared kernels: Prepared calls skip the dtype and contiguity checks;
+// dim, keepdim and dtype are values, checked at every call, and out's shape
+// only compared (reduce_prologue).
 #include "kernels/portable/util/reduce_ops.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -13,7 +17,7 @@ namespace {
 void run_mean(KernelArgs& a, KernelContext& ctx, Tensor self,
               Optional<Span<int64_t>> dims, bool keepdim,
               Optional<int64_t> dtype, Tensor out) {
-  if (!a.ok() || !require_floating(a, out, "out")) {
+  if (!a.ok() || (!a.prepared() && !require_floating(a, out, "out"))) {
     return;
   }
   if (dtype.has_value() && dtype.value() != int64_t(out.scalar_type())) {
@@ -23,7 +27,7 @@ void run_mean(KernelArgs& a, KernelContext& ctx, Tensor self,
     return;
   }
   ReducePlan plan;
-  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan)) {
+  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan) || !checks_done(a)) {
     return;
   }
   const double count = double(plan.reduce_count);
@@ -56,7 +60,7 @@ void mean_dtype_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::mean.out", mean_out_boxed);
-EMBER_REGISTER_KERNEL("aten::mean.dtype_out", mean_dtype_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::mean.out", mean_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::mean.dtype_out", mean_dtype_out_boxed);
 
 }  // namespace ember

@@ -11,7 +11,7 @@
 
 namespace ember {
 
-EMBER_REGISTER_KERNEL("aten::min.dim_min", extremum_dim_kernel<false>);
-EMBER_REGISTER_KERNEL("aten::min.unary_out", extremum_all_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::min.dim_min", extremum_dim_kernel<false>);
+EMBER_REGISTER_PREPARED_KERNEL("aten::min.unary_out", extremum_all_kernel<false>);
 
 }  // namespace ember

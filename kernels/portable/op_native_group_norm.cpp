@@ -7,6 +7,12 @@
 // group]), then scaled by weight[c] and shifted by bias[c]. Statistics in
 // double. Boxed: 11 schema args, then one tuple value (12) or the outs (14).
 // Floating dtypes; contiguous.
+//
+// A prepared kernel: Prepared calls skip the dtype and contiguity checks,
+// the checks of weight and bias (C must equal input's dim 1, so their
+// element count follows from input's shape) and out0's resize. N, C, HxW
+// and group are values, read and checked at every call; out1 and out2 are
+// [N, group], so only compared (match_out_shape).
 #include "kernels/portable/util/norm_util.h"
 #include "runtime/kernel/operator_registry.h"
 
@@ -51,11 +57,8 @@ void native_group_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   GroupGeometry g{a.int_value(3), a.int_value(4), a.int_value(5), a.int_value(6)};
   const double eps = a.double_value(7);
   const Tensor out = a.tensor(8), mean = a.tensor(9), rstd = a.tensor(10);
-  if (!a.ok() || !require_floating(a, input, "input") ||
-      !check_same_dtype(a, input, out) || !check_same_dtype(a, input, mean) ||
-      !check_same_dtype(a, input, rstd) ||
-      !check_contiguous(a, input, "input") || !check_contiguous(a, out, "out0") ||
-      !check_contiguous(a, mean, "out1") || !check_contiguous(a, rstd, "out2")) {
+  if (!a.ok() ||
+      (!a.prepared() && !check_norm_outputs(a, input, out, mean, rstd))) {
     return;
   }
   // N and C must equal input dims (so they fit int32); HxW is checked by
@@ -78,13 +81,15 @@ void native_group_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
            static_cast<long long>(g.groups), static_cast<long long>(g.c));
     return;
   }
-  if (!check_norm_param(a, weight, input.scalar_type(), g.c, "weight") ||
-      !check_norm_param(a, bias, input.scalar_type(), g.c, "bias")) {
+  if (!a.prepared() &&
+      (!check_norm_param(a, weight, input.scalar_type(), g.c, "weight") ||
+       !check_norm_param(a, bias, input.scalar_type(), g.c, "bias"))) {
     return;
   }
   const SizesType stat[2] = {SizesType(g.n), SizesType(g.groups)};
-  if (!resize_out(a, out, shape_of(input).span()) ||
-      !resize_out(a, mean, {stat, 2}) || !resize_out(a, rstd, {stat, 2})) {
+  if ((!a.prepared() && !resize_out(a, out, shape_of(input).span())) ||
+      !match_out_shape(a, mean, {stat, 2}) || !match_out_shape(a, rstd, {stat, 2}) ||
+      !checks_done(a)) {
     return;
   }
   visit_float_double_half_bfloat16_dtype(input.scalar_type(), [&](auto tag) {
@@ -99,6 +104,6 @@ void native_group_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::native_group_norm.out", native_group_norm_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::native_group_norm.out", native_group_norm_out_boxed);
 
 }  // namespace ember

@@ -6,6 +6,12 @@
 // shaped like input with the normalized dims set to 1. Statistics in
 // double. Boxed: 8 schema args, then one tuple value (9) or the outs (11).
 // Floating dtypes, all tensors share input's dtype; contiguous.
+//
+// A prepared kernel: Prepared calls skip the dtype and contiguity checks
+// and out0's resize. normalized_shape is a value, read and checked against
+// input at every call, with the element count of weight and bias it gives;
+// the statistics' shape follows from it, so out1 and out2 are only compared
+// (match_out_shape).
 #include <type_traits>
 
 #include "kernels/math/norm.h"
@@ -56,11 +62,8 @@ void native_layer_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Optional<Tensor> weight = a.optional_tensor(2), bias = a.optional_tensor(3);
   const double eps = a.double_value(4);
   const Tensor out = a.tensor(5), mean = a.tensor(6), rstd = a.tensor(7);
-  if (!a.ok() || !require_floating(a, input, "input") ||
-      !check_same_dtype(a, input, out) || !check_same_dtype(a, input, mean) ||
-      !check_same_dtype(a, input, rstd) ||
-      !check_contiguous(a, input, "input") || !check_contiguous(a, out, "out0") ||
-      !check_contiguous(a, mean, "out1") || !check_contiguous(a, rstd, "out2")) {
+  if (!a.ok() ||
+      (!a.prepared() && !check_norm_outputs(a, input, out, mean, rstd))) {
     return;
   }
   const size_t ndim = input.dim();
@@ -82,16 +85,21 @@ void native_layer_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
     }
     n *= shape[i];
   }
-  if (!check_norm_param(a, weight, input.scalar_type(), n, "weight") ||
-      !check_norm_param(a, bias, input.scalar_type(), n, "bias")) {
+  const bool params_ok =
+      a.prepared() ? check_norm_param_numel(a, weight, n, "weight") &&
+                         check_norm_param_numel(a, bias, n, "bias")
+                   : check_norm_param(a, weight, input.scalar_type(), n, "weight") &&
+                         check_norm_param(a, bias, input.scalar_type(), n, "bias");
+  if (!params_ok) {
     return;
   }
   Shape stat = shape_of(input);
   for (size_t d = axis; d < ndim; ++d) {
     stat.sizes[d] = 1;
   }
-  if (!resize_out(a, out, shape_of(input).span()) ||
-      !resize_out(a, mean, stat.span()) || !resize_out(a, rstd, stat.span())) {
+  if ((!a.prepared() && !resize_out(a, out, shape_of(input).span())) ||
+      !match_out_shape(a, mean, stat.span()) || !match_out_shape(a, rstd, stat.span()) ||
+      !checks_done(a)) {
     return;
   }
   const int64_t rows = n == 0 ? 0 : input.numel() / n;
@@ -107,6 +115,6 @@ void native_layer_norm_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::native_layer_norm.out", native_layer_norm_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::native_layer_norm.out", native_layer_norm_out_boxed);
 
 }  // namespace ember

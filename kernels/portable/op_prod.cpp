@@ -24,7 +24,7 @@ void prod_int_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::prod.out", prod_out_boxed);
-EMBER_REGISTER_KERNEL("aten::prod.int_out", prod_int_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::prod.out", prod_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::prod.int_out", prod_int_out_boxed);
 
 }  // namespace ember

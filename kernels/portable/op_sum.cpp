@@ -17,6 +17,6 @@ void sum_intlist_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::sum.IntList_out", sum_intlist_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::sum.IntList_out", sum_intlist_out_boxed);
 
 }  // namespace ember

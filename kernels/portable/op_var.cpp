@@ -6,6 +6,10 @@
 // max(0, N - correction), two passes in double (util/variance.h).
 // correction defaults to 1 (unbiased); N - correction <= 0 gives inf or NaN
 // as in PyTorch. self and out floating and contiguous.
+//
+// Prepared kernels: Prepared calls skip the dtype and contiguity checks;
+// dim, keepdim and correction are values, dim and keepdim checked at every
+// call, and out's shape only compared (reduce_prologue).
 #include "kernels/portable/util/reduce_ops.h"
 #include "kernels/portable/util/variance.h"
 #include "runtime/kernel/operator_registry.h"
@@ -16,12 +20,12 @@ namespace {
 void var(KernelArgs& a, KernelContext& ctx, Tensor self,
          Optional<Span<int64_t>> dims, double correction, bool keepdim,
          Tensor out) {
-  if (!a.ok() || !require_floating(a, self, "self") ||
-      !require_floating(a, out, "out")) {
+  if (!a.ok() || (!a.prepared() && (!require_floating(a, self, "self") ||
+                                     !require_floating(a, out, "out")))) {
     return;
   }
   ReducePlan plan;
-  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan)) {
+  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan) || !checks_done(a)) {
     return;
   }
   double* result = static_cast<double*>(
@@ -60,7 +64,7 @@ void var_correction_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::var.out", var_out_boxed);
-EMBER_REGISTER_KERNEL("aten::var.correction_out", var_correction_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::var.out", var_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::var.correction_out", var_correction_out_boxed);
 
 }  // namespace ember

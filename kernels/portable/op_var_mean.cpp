@@ -7,6 +7,11 @@
 // floating; out0 and out1 of self's dtype (as PyTorch requires); all three
 // contiguous. Boxed args: [self, dim, correction, keepdim, out0, out1] then
 // the return, one tuple value (7 args) or the two tensors (8).
+//
+// A prepared kernel: Prepared calls skip the dtype and contiguity checks;
+// dim, keepdim and correction are values, dim and keepdim checked at every
+// call, and both outs' shapes only compared (reduce_prologue,
+// match_out_shape).
 #include "kernels/portable/util/reduce_ops.h"
 #include "kernels/portable/util/variance.h"
 #include "runtime/kernel/operator_registry.h"
@@ -30,17 +35,17 @@ void var_mean_correction_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   const Optional<Scalar> correction_arg = a.optional_scalar(2);
   const bool keepdim = a.bool_value(3);
   const Tensor var_out = a.tensor(4), mean_out = a.tensor(5);
-  if (!a.ok() || !require_floating(a, self, "self") ||
-      !check_dtype_of_self(a, self, var_out, "out0") ||
-      !check_dtype_of_self(a, self, mean_out, "out1") ||
-      !check_contiguous(a, mean_out, "out1")) {
+  if (!a.ok() || (!a.prepared() && (!require_floating(a, self, "self") ||
+                                     !check_dtype_of_self(a, self, var_out, "out0") ||
+                                     !check_dtype_of_self(a, self, mean_out, "out1") ||
+                                     !check_contiguous(a, mean_out, "out1")))) {
     return;
   }
   const double correction =
       correction_arg.has_value() ? correction_arg.value().to_double() : 1.0;
   ReducePlan plan;
   if (!reduce_prologue(a, self, dims, keepdim, var_out, false, &plan) ||
-      !resize_out(a, mean_out, plan.out_shape.span())) {
+      !match_out_shape(a, mean_out, plan.out_shape.span()) || !checks_done(a)) {
     return;
   }
   double* var = static_cast<double*>(reduce_temp(a, ctx, plan.out_numel, sizeof(double)));
@@ -59,6 +64,6 @@ void var_mean_correction_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::var_mean.correction_out", var_mean_correction_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::var_mean.correction_out", var_mean_correction_out_boxed);
 
 }  // namespace ember

@@ -3,6 +3,9 @@
 // out = condition ? self : other, all three broadcast together; self and
 // other meet in their promoted type. The condition must be Bool (or Byte,
 // which PyTorch still accepts).
+//
+// A prepared kernel: Prepared calls skip the dtype checks and the
+// broadcast and resize (every tensor is static, out was sized at load).
 #include "kernels/portable/util/arithmetic.h"
 #include "kernels/portable/util/shape_util.h"
 #include "kernels/portable/util/type_promotion.h"
@@ -11,6 +14,30 @@
 namespace ember {
 namespace {
 
+// The checks and sizing Prepared calls skip. `typed`: result_type()
+// found `result`, the promoted type of self and other.
+bool check_where(KernelArgs& a, const Tensor (&inputs)[3], Tensor out, bool typed,
+                 ScalarType result) {
+  const Tensor cond = inputs[0], self = inputs[1], other = inputs[2];
+  if (cond.scalar_type() != ScalarType::Bool && cond.scalar_type() != ScalarType::Byte) {
+    return a.fail(Error::InvalidArgument, "condition must be Bool, got %s",
+                  scalar_type_name(cond.scalar_type()));
+  }
+  if (!typed) {
+    fail_result_type(a, self.scalar_type(), other.scalar_type());
+    return false;
+  }
+  if (!check_supported_dtype(a, out, "out")) {
+    return false;
+  }
+  if (!can_cast(result, out.scalar_type())) {
+    return a.fail(Error::InvalidArgument, "result type %s cannot be cast to out dtype %s",
+                  scalar_type_name(result), scalar_type_name(out.scalar_type()));
+  }
+  Shape shape;
+  return broadcast_shapes(a, inputs, 3, &shape) && resize_out(a, out, shape.span());
+}
+
 void where_self_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   KernelArgs a(ctx, args, "aten::where.self_out", 5);
   const Tensor cond = a.tensor(0), self = a.tensor(1), other = a.tensor(2);
@@ -18,31 +45,12 @@ void where_self_out_boxed(KernelContext& ctx, Span<EValue*> args) {
   if (!a.ok()) {
     return;
   }
-  if (cond.scalar_type() != ScalarType::Bool &&
-      cond.scalar_type() != ScalarType::Byte) {
-    a.fail(Error::InvalidArgument, "condition must be Bool, got %s",
-           scalar_type_name(cond.scalar_type()));
-    return;
-  }
-  ScalarType result;
-  if (!result_type(self, other, &result)) {
-    fail_result_type(a, self.scalar_type(), other.scalar_type());
-    return;
-  }
-  if (!check_supported_dtype(a, out, "out")) {
-    return;
-  }
-  if (!can_cast(result, out.scalar_type())) {
-    a.fail(Error::InvalidArgument, "result type %s cannot be cast to out dtype %s",
-           scalar_type_name(result), scalar_type_name(out.scalar_type()));
-    return;
-  }
   const Tensor inputs[3] = {cond, self, other};
-  Shape shape;
+  ScalarType result = ScalarType::Bool;
+  const bool typed = result_type(self, other, &result);
   ElementwisePlan plan;
-  if (!broadcast_shapes(a, inputs, 3, &shape) ||
-      !resize_out(a, out, shape.span()) ||
-      !make_elementwise_plan(a, out, inputs, 3, &plan)) {
+  if ((!a.prepared() && !check_where(a, inputs, out, typed, result)) ||
+      !make_elementwise_plan(a, out, inputs, 3, &plan) || !checks_done(a)) {
     return;
   }
   visit_compute_dtype(compute_type_for(result), [&](auto tag) {
@@ -54,6 +62,6 @@ void where_self_out_boxed(KernelContext& ctx, Span<EValue*> args) {
 
 }  // namespace
 
-EMBER_REGISTER_KERNEL("aten::where.self_out", where_self_out_boxed);
+EMBER_REGISTER_PREPARED_KERNEL("aten::where.self_out", where_self_out_boxed);
 
 }  // namespace ember

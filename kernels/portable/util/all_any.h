@@ -8,6 +8,10 @@
 // all: every element nonzero; any: some element nonzero (NaN counts as
 // nonzero). out is Bool, or Byte (PyTorch's result for a Byte self).
 // Contiguous tensors.
+//
+// The kernels are prepared (docs/custom_kernels.md): Prepared calls skip
+// the dtype and contiguity checks; dim, dims and keepdim are values,
+// checked at every call, and out's shape only compared (reduce_prologue).
 #pragma once
 
 #include "kernels/portable/util/reduce_ops.h"
@@ -22,13 +26,15 @@ void all_any_run(KernelArgs& a, KernelContext& ctx, Tensor self,
   if (!a.ok()) {
     return;
   }
-  if (out.scalar_type() != ScalarType::Bool && out.scalar_type() != ScalarType::Byte) {
+  if (!a.prepared() && out.scalar_type() != ScalarType::Bool &&
+      out.scalar_type() != ScalarType::Byte) {
     a.fail(Error::InvalidArgument, "out must be Bool or Byte, got %s",
            scalar_type_name(out.scalar_type()));
     return;
   }
   ReducePlan plan;
-  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan, empty_means_all)) {
+  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan, empty_means_all) ||
+      !checks_done(a)) {
     return;
   }
   visit_storage_dtype(self.scalar_type(), [&](auto tag) {

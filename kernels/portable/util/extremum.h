@@ -16,6 +16,12 @@
 //   first extremum along `dim` (None: of the flattened input), a NaN
 //   winning; out is Long.
 // All need contiguous tensors (see reduce_ops.h).
+//
+// All are prepared kernels (docs/custom_kernels.md): Prepared calls skip
+// the dtype and contiguity checks; dim, dims and keepdim are values, so
+// the plan, its checks (dims in range, a zero-size reduction) and out's
+// shape are computed at every call and out's shape only compared
+// (reduce_prologue, dim_prologue).
 #pragma once
 
 #include "kernels/portable/util/reduce_ops.h"
@@ -52,12 +58,13 @@ void extremum_dim_kernel(KernelContext& ctx, Span<EValue*> args) {
   const int64_t dim = a.int_value(1);
   const bool keepdim = a.bool_value(2);
   const Tensor outs[2] = {a.tensor(3), a.tensor(4)};
-  if (!a.ok() || !check_same_dtype(a, self, outs[0])) {
+  if (!a.ok() || (!a.prepared() && !check_same_dtype(a, self, outs[0]))) {
     return;
   }
   DimSplit split;
-  if (!require_long(a, outs[1], "indices") ||
-      !dim_prologue(a, self, Optional<int64_t>(dim), keepdim, outs, 2, true, &split)) {
+  if ((!a.prepared() && !require_long(a, outs[1], "indices")) ||
+      !dim_prologue(a, self, Optional<int64_t>(dim), keepdim, outs, 2, true, &split) ||
+      !checks_done(a)) {
     return;
   }
   visit_storage_dtype(self.scalar_type(), [&](auto tag) {
@@ -71,11 +78,11 @@ void extremum_dim_kernel(KernelContext& ctx, Span<EValue*> args) {
 template <bool kMax>
 void extremum_reduce(KernelArgs& a, KernelContext& ctx, Tensor self,
                      Optional<Span<int64_t>> dims, bool keepdim, Tensor out) {
-  if (!a.ok() || !check_same_dtype(a, self, out)) {
+  if (!a.ok() || (!a.prepared() && !check_same_dtype(a, self, out))) {
     return;
   }
   ReducePlan plan;
-  if (!reduce_prologue(a, self, dims, keepdim, out, true, &plan)) {
+  if (!reduce_prologue(a, self, dims, keepdim, out, true, &plan) || !checks_done(a)) {
     return;
   }
   visit_storage_dtype(self.scalar_type(), [&](auto tag) {
@@ -110,8 +117,8 @@ void arg_extremum_kernel(KernelContext& ctx, Span<EValue*> args) {
   const Optional<int64_t> dim = a.optional_int(1);
   const bool keepdim = a.bool_value(2);
   DimSplit split;
-  if (!a.ok() || !require_long(a, out, "out") ||
-      !dim_prologue(a, self, dim, keepdim, &out, 1, true, &split)) {
+  if (!a.ok() || (!a.prepared() && !require_long(a, out, "out")) ||
+      !dim_prologue(a, self, dim, keepdim, &out, 1, true, &split) || !checks_done(a)) {
     return;
   }
   visit_storage_dtype(self.scalar_type(), [&](auto tag) {

@@ -57,6 +57,17 @@ void mean_rstd(const T* x, int64_t n, double eps, double* mean, double* rstd) {
 bool check_norm_param(KernelArgs& a, Optional<Tensor> t, ScalarType type,
                       int64_t numel, const char* what);
 
+// The dtype and layout checks of a norm with three outputs (layer and
+// group norm): floating input; out0, mean and rstd of its dtype; all four
+// contiguous. They depend only on dtypes and shapes: a prepared call
+// skips them.
+bool check_norm_outputs(KernelArgs& a, Tensor input, Tensor out, Tensor mean, Tensor rstd);
+
+// The element count part of check_norm_param alone, for a prepared call
+// whose `numel` follows from Int arguments (layer norm's normalized_shape).
+bool check_norm_param_numel(KernelArgs& a, Optional<Tensor> t, int64_t numel,
+                            const char* what);
+
 // A batch norm's affine map for channel ch, y = x * scale + shift, in
 // double: scale = weight / sqrt(var + eps), shift = bias - mean * scale
 // (weight and bias may be null: 1 and 0). The statistics are the running

@@ -13,9 +13,10 @@ bool require_floating(KernelArgs& a, Tensor t, const char* what) {
 bool reduce_prologue(KernelArgs& a, Tensor self, Optional<Span<int64_t>> dims,
                      bool keepdim, Tensor out, bool nonempty, ReducePlan* plan,
                      bool empty_means_all) {
-  if (!a.ok() || !check_supported_dtype(a, self, "self") ||
-      !check_supported_dtype(a, out, "out") ||
-      !check_contiguous(a, self, "self") || !check_contiguous(a, out, "out") ||
+  if (!a.ok() ||
+      (!a.prepared() &&
+       (!check_supported_dtype(a, self, "self") || !check_supported_dtype(a, out, "out") ||
+        !check_contiguous(a, self, "self") || !check_contiguous(a, out, "out"))) ||
       !make_reduce_plan(a, self, dims, keepdim, plan, empty_means_all)) {
     return false;
   }
@@ -23,19 +24,23 @@ bool reduce_prologue(KernelArgs& a, Tensor self, Optional<Span<int64_t>> dims,
     return a.fail(Error::InvalidArgument,
                   "cannot reduce over a zero-size dim (no identity)");
   }
-  return resize_out(a, out, plan->out_shape.span());
+  return match_out_shape(a, out, plan->out_shape.span());
 }
 
 bool dim_prologue(KernelArgs& a, Tensor self, Optional<int64_t> dim,
                   bool keepdim, const Tensor* outs, size_t count, bool nonempty,
                   DimSplit* split) {
-  if (!a.ok() || !check_supported_dtype(a, self, "self") ||
-      !check_contiguous(a, self, "self")) {
+  if (!a.ok()) {
     return false;
   }
-  for (size_t i = 0; i < count; ++i) {
-    if (!check_contiguous(a, outs[i], "out")) {
+  if (!a.prepared()) {
+    if (!check_supported_dtype(a, self, "self") || !check_contiguous(a, self, "self")) {
       return false;
+    }
+    for (size_t i = 0; i < count; ++i) {
+      if (!check_contiguous(a, outs[i], "out")) {
+        return false;
+      }
     }
   }
   Shape shape;
@@ -76,7 +81,7 @@ bool dim_prologue(KernelArgs& a, Tensor self, Optional<int64_t> dim,
     split->outer = 0;
   }
   for (size_t i = 0; i < count; ++i) {
-    if (!resize_out(a, outs[i], shape.span())) {
+    if (!match_out_shape(a, outs[i], shape.span())) {
       return false;
     }
   }

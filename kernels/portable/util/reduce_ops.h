@@ -29,6 +29,13 @@ using ComputeType = typename std::conditional<is_reduced_float_v<T>, float, T>::
 // Checks dtypes and contiguity, builds the plan for `dims` (None or [] =
 // all dims) and resizes `out`. With `nonempty` it refuses a reduction over
 // a zero-size dim (amax, amin: PyTorch has no identity for them).
+//
+// For prepared kernels (docs/custom_kernels.md), both prologues skip the
+// dtype and contiguity checks in Prepared mode; `dims` / `dim` are values
+// (an Int may change between executions), so the plan, its checks and the
+// out shape are computed at every call and out's shape only compared
+// (match_out_shape). Neither stops a Prepare call: the kernel ends its
+// checks with checks_done() (shape_util.h).
 bool reduce_prologue(KernelArgs& a, Tensor self, Optional<Span<int64_t>> dims,
                      bool keepdim, Tensor out, bool nonempty, ReducePlan* plan,
                      bool empty_means_all = true);

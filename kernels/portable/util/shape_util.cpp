@@ -124,14 +124,15 @@ bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes) {
   return args.fail_with_cause(err);
 }
 
-bool out_shape_prologue(KernelArgs& args, Tensor out, Span<const SizesType> sizes) {
+bool match_out_shape(KernelArgs& args, Tensor out, Span<const SizesType> sizes) {
   if (args.prepared() && same_sizes(out.sizes(), sizes)) {
     return true;
   }
-  if (!resize_out(args, out, sizes)) {
-    return false;
-  }
-  return !args.preparing() || args.prepared_stop();
+  return resize_out(args, out, sizes);
+}
+
+bool out_shape_prologue(KernelArgs& args, Tensor out, Span<const SizesType> sizes) {
+  return match_out_shape(args, out, sizes) && checks_done(args);
 }
 
 bool check_shape(KernelArgs& args, Tensor t, const Shape& want, const char* what) {

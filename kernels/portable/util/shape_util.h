@@ -51,8 +51,20 @@ bool resize_out(KernelArgs& args, Tensor out, Span<const SizesType> sizes);
 // Prepare then stops. Prepared (out is static and was sized at load) only
 // compares, and resizes, failing as without prepare, when the values now
 // give another shape. Returns false when the kernel must return: a failure
-// or the end of a Prepare call.
+// or the end of a Prepare call. Same as match_out_shape() && checks_done().
 bool out_shape_prologue(KernelArgs& args, Tensor out, Span<const SizesType> sizes);
+
+// out_shape_prologue() without the stop, for a kernel with more than one
+// output or more checks to come: Run and Prepare resize out to `sizes`;
+// Prepared compares, and resizes only when the shape differs.
+bool match_out_shape(KernelArgs& args, Tensor out, Span<const SizesType> sizes);
+
+// The end of a prepared kernel's checks: in Prepare mode calls
+// prepared_stop() and returns false (the kernel returns without reading or
+// writing tensor data); otherwise returns true (the kernel computes).
+inline bool checks_done(KernelArgs& args) {
+  return !args.preparing() || args.prepared_stop();
+}
 
 // Fails unless `t` has exactly the shape `want` (no broadcasting), naming
 // `what` and both shapes.

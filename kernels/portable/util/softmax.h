@@ -9,6 +9,11 @@
 // computed in float (double for Double); half_to_float must be false (as
 // upstream); floating dtypes; out has self's dtype; contiguous tensors.
 // Each operator's file registers softmax_kernel<kLog> for its own kLog.
+//
+// A prepared kernel (docs/custom_kernels.md): Prepared calls skip the
+// dtype and contiguity checks and the resize (out has self's shape, static
+// and sized at load); half_to_float and dim are values, read and checked
+// at every call, and the [outer, size, inner] split follows dim.
 #pragma once
 
 #include <type_traits>
@@ -77,7 +82,8 @@ void softmax_kernel(KernelContext& ctx, Span<EValue*> args) {
   const int64_t dim = a.int_value(1);
   const bool half_to_float = a.bool_value(2);
   const Tensor out = a.tensor(3);
-  if (!a.ok() || !require_floating(a, self, "self") || !check_same_dtype(a, self, out)) {
+  if (!a.ok() ||
+      (!a.prepared() && (!require_floating(a, self, "self") || !check_same_dtype(a, self, out)))) {
     return;
   }
   if (half_to_float) {
@@ -86,7 +92,9 @@ void softmax_kernel(KernelContext& ctx, Span<EValue*> args) {
   }
   DimSplit split;
   if (!dim_prologue(a, self, Optional<int64_t>(dim), true, nullptr, 0, false, &split) ||
-      !check_contiguous(a, out, "out") || !resize_out(a, out, shape_of(self).span())) {
+      (!a.prepared() &&
+       (!check_contiguous(a, out, "out") || !resize_out(a, out, shape_of(self).span()))) ||
+      !checks_done(a)) {
     return;
   }
   visit_float_double_half_bfloat16_dtype(self.scalar_type(), [&](auto tag) {

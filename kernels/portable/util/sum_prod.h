@@ -7,6 +7,10 @@
 // otherwise, then casts to out's dtype; an empty sum is 0, an empty product
 // 1. A given dtype must equal out's, and self's dtype must cast to out's.
 // self and out contiguous.
+//
+// The kernels are prepared (docs/custom_kernels.md): Prepared calls skip
+// the dtype and contiguity checks; dim, keepdim and dtype are values,
+// checked at every call, and out's shape only compared (reduce_prologue).
 #pragma once
 
 #include "kernels/portable/util/arithmetic.h"
@@ -39,13 +43,13 @@ void sum_prod_run(KernelArgs& a, KernelContext& ctx, Tensor self, Optional<Span<
            static_cast<long long>(dtype.value()), scalar_type_name(out.scalar_type()));
     return;
   }
-  if (!can_cast(self.scalar_type(), out.scalar_type())) {
+  if (!a.prepared() && !can_cast(self.scalar_type(), out.scalar_type())) {
     a.fail(Error::InvalidArgument, "cannot %s %s into out dtype %s", kProd ? "multiply" : "sum",
            scalar_type_name(self.scalar_type()), scalar_type_name(out.scalar_type()));
     return;
   }
   ReducePlan plan;
-  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan)) {
+  if (!reduce_prologue(a, self, dims, keepdim, out, false, &plan) || !checks_done(a)) {
     return;
   }
   if (is_floating_type(out.scalar_type())) {

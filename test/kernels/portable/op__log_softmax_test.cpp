@@ -1,5 +1,7 @@
 // aten::_log_softmax.out (kernels/portable/op__log_softmax.cpp).
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
+#include "test/kernels/reference_util.h"
 
 namespace ember::testing {
 namespace {

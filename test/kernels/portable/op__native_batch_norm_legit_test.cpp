@@ -5,6 +5,8 @@
 // _native_batch_norm_legit(x, w, b, rm, rv, True, 0.2, 1e-5); the
 // no_stats form is in the op suite (instance_norm*, batch_norm_legit_*).
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
+#include "test/kernels/reference_util.h"
 
 namespace ember::testing {
 namespace {
@@ -181,6 +183,46 @@ TEST(NativeBatchNormLegit, BadArgumentsRefused) {
   EXPECT_EQ(call_kernel("aten::_native_batch_norm_legit.no_stats_out",
                         {*x, Arg::none(), Arg::none(), true, 0.1, 1e-5,
                          *out, *sm_d, *si, *out, *sm_d, *si}),
+            Error::InvalidArgument);
+}
+
+// Prepared (kernel prepare at load): the no_training form gives the same
+// bytes as a plain call, with and without weight and bias; a Prepare that
+// fails (running_var's length, out dtype) fails the same at run.
+TEST(NativeBatchNormLegit, NoTrainingPreparedLikeRun) {
+  const char* op = "aten::_native_batch_norm_legit_no_training.out";
+  for (ScalarType type : {ScalarType::Float, ScalarType::Double, ScalarType::BFloat16}) {
+    auto in = from_doubles(type, {2, 3, 4}, wave(24, 3));
+    auto w = from_doubles(type, {3}, wave(3, 1));
+    auto b = from_doubles(type, {3}, wave(3, 0.5));
+    auto rm = from_doubles(type, {3}, {0.1, -0.2, 0.3});
+    auto rv = from_doubles(type, {3}, {0.5, 1.5, 2.5});
+    auto out = empty(type, {2, 3, 4});
+    auto s1 = empty(type, {0}), s2 = empty(type, {0});
+    EXPECT_TRUE(expect_prepared_like_run(
+                    op, {*in, *w, *b, *rm, *rv, 0.1, 1e-5, *out, *s1, *s2, *out, *s1, *s2})
+                    .stopped);
+    EXPECT_TRUE(expect_prepared_like_run(op, {*in, Arg::none(), Arg::none(), *rm, *rv, 0.1,
+                                              1e-5, *out, *s1, *s2, *out, *s1, *s2})
+                    .stopped);
+    // eps is a value, used as given at every call.
+    expect_prepared_on_changed_args(
+        op, {*in, *w, *b, *rm, *rv, 0.1, 1e-5, *out, *s1, *s2, *out, *s1, *s2},
+        {*in, *w, *b, *rm, *rv, 0.1, 0.25, *out, *s1, *s2, *out, *s1, *s2});
+    auto rv4 = from_doubles(type, {4}, {1, 1, 1, 1});
+    EXPECT_EQ(expect_prepared_like_run(
+                  op, {*in, *w, *b, *rm, *rv4, 0.1, 1e-5, *out, *s1, *s2, *out, *s1, *s2})
+                  .error,
+              Error::InvalidArgument);
+  }
+  auto in = from_doubles(ScalarType::Float, {2, 3}, wave(6, 1));
+  auto rm = from_doubles(ScalarType::Float, {3}, {0, 0, 0});
+  auto rv = from_doubles(ScalarType::Float, {3}, {1, 1, 1});
+  auto out = empty(ScalarType::Double, {2, 3});
+  auto s = empty(ScalarType::Float, {0});
+  EXPECT_EQ(expect_prepared_like_run(op, {*in, Arg::none(), Arg::none(), *rm, *rv, 0.1, 1e-5,
+                                          *out, *s, *s, *out, *s, *s})
+                .error,
             Error::InvalidArgument);
 }
 

@@ -2,6 +2,8 @@
 // decomposes it, so the generated suite cannot hold it): stability and
 // edge values, and a non-innermost reduced dim.
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
+#include "test/kernels/reference_util.h"
 
 namespace ember::testing {
 namespace {
@@ -27,6 +29,19 @@ TEST(Logsumexp, StableAndEdgeValues) {
                   {std::log(std::exp(0.0) + std::exp(2.0) + std::exp(4.0)),
                    std::log(std::exp(1.0) + std::exp(3.0) + std::exp(5.0))},
                   1e-12);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call; dim
+// and keepdim are read at every call.
+TEST(Logsumexp, PreparedLikeRun) {
+  const char* op = "aten::logsumexp.out";
+  auto in = from_doubles(ScalarType::Double, {2, 3, 4}, wave(24, 3));
+  auto out = empty(ScalarType::Double, {2, 4});
+  EXPECT_TRUE(expect_prepared_like_run(op, {*in, Arg::ints({1}), false, *out, *out}).stopped);
+  expect_prepared_on_changed_args(op, {*in, Arg::ints({1}), false, *out, *out},
+                                  {*in, Arg::ints({-2}), false, *out, *out});
+  expect_prepared_on_changed_args(op, {*in, Arg::ints({1}), false, *out, *out},
+                                  {*in, Arg::ints({0, 1}), false, *out, *out});
 }
 
 }  // namespace

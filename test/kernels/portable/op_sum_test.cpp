@@ -2,6 +2,7 @@
 // without keepdim, all dims, integer input into Long, refused dtypes and
 // dims, and non-innermost reduced dims against a reference loop.
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
 #include "test/kernels/reference_util.h"
 
 namespace ember::testing {
@@ -66,6 +67,31 @@ TEST(Sum, RepeatedDimRefused) {
   auto s = empty(ScalarType::Float, {1});
   EXPECT_EQ(call_kernel("aten::sum.IntList_out",
                         {*in, Arg::ints({1, -3}), false, Arg::none(), *s, *s}),
+            Error::InvalidArgument);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call, in an
+// integral and a floating accumulation; dims and keepdim are read at every
+// call. A Prepare that fails (self does not cast to out) fails at run.
+TEST(Sum, PreparedLikeRun) {
+  const char* op = "aten::sum.IntList_out";
+  auto i = from_doubles(ScalarType::Int, {2, 3, 4}, pattern(24, 9, 1));
+  auto f = from_doubles(ScalarType::Half, {2, 3, 4}, wave(24, 3));
+  auto lo = empty(ScalarType::Long, {2, 4});
+  auto fo = empty(ScalarType::Float, {2, 4});
+  EXPECT_TRUE(expect_prepared_like_run(op, {*i, Arg::ints({1}), false, Arg::none(), *lo, *lo})
+                  .stopped);
+  EXPECT_TRUE(expect_prepared_like_run(op, {*f, Arg::ints({1}), false, Arg::none(), *fo, *fo})
+                  .stopped);
+  expect_prepared_on_changed_args(op, {*f, Arg::ints({1}), false, Arg::none(), *fo, *fo},
+                                  {*f, Arg::ints({-2}), false, Arg::none(), *fo, *fo});
+  expect_prepared_on_changed_args(op, {*f, Arg::ints({1}), false, Arg::none(), *fo, *fo},
+                                  {*f, Arg::ints({0, 1}), false, Arg::none(), *fo, *fo});
+  expect_prepared_on_changed_args(op, {*f, Arg::ints({1}), false, Arg::none(), *fo, *fo},
+                                  {*f, Arg::ints({1, 1}), false, Arg::none(), *fo, *fo});
+  auto bo = empty(ScalarType::Bool, {2, 4});
+  EXPECT_EQ(expect_prepared_like_run(op, {*f, Arg::ints({1}), false, Arg::none(), *bo, *bo})
+                .error,
             Error::InvalidArgument);
 }
 

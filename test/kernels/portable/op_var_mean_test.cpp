@@ -3,6 +3,8 @@
 // dtypes and a non-contiguous mean out. Values, dims, keepdim and edge
 // cases: the op suite (var_mean__*).
 #include "test/kernels/kernel_test_util.h"
+#include "test/kernels/prepared_call.h"
+#include "test/kernels/reference_util.h"
 
 namespace ember::testing {
 namespace {
@@ -64,6 +66,24 @@ TEST(VarMean, Refusals) {
   EXPECT_EQ(call_kernel("aten::var_mean.correction_out",
                         {*self, Arg::ints({1}), Arg::none(), false, *f, *m3, *f, *m3}),
             Error::NotSupported);
+}
+
+// Prepared (kernel prepare at load): the same bytes as a plain call in
+// both outputs; dims, correction and keepdim are read at every call.
+TEST(VarMean, PreparedLikeRun) {
+  const char* op = "aten::var_mean.correction_out";
+  auto a = from_doubles(ScalarType::Float, {2, 3, 4}, wave(24, 3));
+  auto v = empty(ScalarType::Float, {2, 3}), m = empty(ScalarType::Float, {2, 3});
+  const auto args = [&](std::vector<int64_t> dims, double correction) {
+    return std::vector<Arg>{*a, Arg::ints(dims), correction, false, *v, *m, *v, *m};
+  };
+  EXPECT_TRUE(expect_prepared_like_run(op, args({2}, 1.0)).stopped);
+  expect_prepared_on_changed_args(op, args({2}, 1.0), args({-1}, 0.5));
+  expect_prepared_on_changed_args(op, args({2}, 1.0), args({1}, 1.0));
+  auto l = empty(ScalarType::Long, {2, 3});
+  EXPECT_EQ(expect_prepared_like_run(op, {*a, Arg::ints({2}), 1.0, false, *v, *l, *v, *l})
+                .error,
+            Error::InvalidArgument);
 }
 
 }  // namespace
