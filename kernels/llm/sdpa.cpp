@@ -252,10 +252,11 @@ void attend_rows_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tenso
   }
 }
 
-// Float tensors: every operand read and written in place.
-// A prompt's rows (seq > 1): with more than one scores block (`slots`),
-// a cache-head group's heads and row blocks run as pool tasks
-// (attend_group), else each head's products are spread over the pool.
+// Float tensors: every operand read and written in place. A prompt's
+// rows (seq > 1): with more than one scores block in `slots` (at most 32,
+// one bit each), a cache-head group's heads and row blocks run as pool
+// tasks (attend_group), else each head's products are spread over the
+// pool.
 void attend_float(const Dims& d, const Params& p, Tensor q, Tensor k, Tensor v, Tensor out,
                   float* packed_k, ScoreSlots* slots, math::Isa isa) {
   float* scores = slots->take_first();
