@@ -67,7 +67,7 @@ void mask_scale_softmax(const Dims& d, const Params& p, int64_t r0, int64_t m, i
 // probability 0; a prompt's rows skip about half the products).
 size_t visible_keys(const Dims& d, const Params& p, int64_t r0, int64_t m) {
   if (!p.causal) return size_t(d.kv_len);
-  return size_t(std::min(d.kv_len, std::max<int64_t>(1, p.start_pos + r0 + m)));
+  return size_t(std::min(d.kv_len, p.start_pos + r0 + m));  // m >= 1: at least one key
 }
 
 // Query rows [r0, r0 + m) of one head against the first `cols` keys:
